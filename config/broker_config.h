@@ -1,0 +1,102 @@
+// Typed broker settings and how they are loaded.
+//
+// Sources, lowest to highest precedence:
+//   1. the defaults below (Kafka's names and defaults; see settings.h for the table),
+//   2. the properties file given with `--config FILE`,
+//   3. environment variables `SKIFF_<KEY>`: upper case, '.' as '_' (SKIFF_LOG_DIRS is log.dirs),
+//   4. `--override key=value`, in command-line order.
+// A setting with several spellings (node.id / broker.id, log.retention.ms / .minutes / .hours) is
+// decided by the highest source that sets any spelling; within one source the canonical or finer
+// spelling wins (ms > minutes > hours), as in Kafka, and the shadowed one is reported as a warning.
+// So `--override log.retention.hours=1` beats log.retention.ms in the file.
+//
+// Unknown keys are warnings. An invalid value stops start-up with a ConfigError naming the key,
+// the value, where it came from and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/listener.h"
+#include "protocol/expected.h"
+
+namespace skiff::config {
+
+// Defaults here must equal the `default` column of the settings table (a test checks it).
+struct BrokerConfig {
+    std::vector<Listener> listeners{Listener{"PLAINTEXT", "127.0.0.1", 9092}};
+    // When not set: `listeners` with wildcard hosts replaced by loopback (0.0.0.0 -> 127.0.0.1,
+    // :: -> ::1). A port of 0 stays 0; the broker advertises the port it actually bound.
+    std::vector<Listener> advertised_listeners{Listener{"PLAINTEXT", "127.0.0.1", 9092}};
+    int32_t node_id = 1;
+    std::string log_dir = "./data";
+    int32_t num_partitions = 1;
+    bool auto_create_topics_enable = true;
+    int64_t log_segment_bytes = 1073741824;
+    int32_t log_index_interval_bytes = 4096;
+    int32_t log_index_size_max_bytes = 10485760;
+    int64_t log_roll_ms = 604800000;
+    int64_t log_retention_ms = 604800000;  // -1: unlimited
+    int64_t log_retention_bytes = -1;      // -1: unlimited
+    int64_t log_retention_check_interval_ms = 300000;
+    int64_t log_flush_interval_messages = INT64_MAX;
+    int64_t log_flush_interval_ms = INT64_MAX;  // INT64_MAX: never flush on a timer
+    int32_t message_max_bytes = 1048588;
+    int32_t socket_request_max_bytes = 104857600;
+    int32_t num_network_threads = 3;  // the broker's I/O threads
+    int32_t max_connections = INT32_MAX;
+    int64_t connections_max_idle_ms = 600000;
+    int64_t group_initial_rebalance_delay_ms = 3000;
+    int64_t offsets_retention_minutes = 10080;
+
+    bool operator==(const BrokerConfig&) const = default;
+};
+
+// Why start-up stops. `message` is the complete sentence to print, e.g.
+//   invalid value "abc" for log.segment.bytes (from --override): expected an integer between 14
+//   and 2147483647
+// For problems not tied to a key (unreadable file, malformed --override) `key` is empty.
+struct ConfigError {
+    std::string key;
+    std::string value;
+    std::string
+        source;  // "path/server.properties:12", "environment variable SKIFF_X", "--override"
+    std::string message;
+};
+
+// One setting whose effective value differs from its default.
+struct SettingOrigin {
+    std::string key;     // canonical name, e.g. log.retention.ms
+    std::string value;   // effective value in the canonical unit, e.g. 3600000
+    std::string source;  // as in ConfigError
+    std::string set_as;  // the spelling used when it was an alias, e.g. log.retention.hours=1
+};
+
+struct LoadedConfig {
+    BrokerConfig config;
+    std::vector<std::string> warnings;        // unknown keys, shadowed spellings
+    std::vector<SettingOrigin> non_defaults;  // in settings-table order
+};
+
+struct ConfigSources {
+    std::optional<std::filesystem::path> file;
+    std::vector<std::string> overrides;                            // "key=value"
+    std::vector<std::pair<std::string, std::string>> environment;  // all env vars; SKIFF_* used
+};
+
+Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources);
+
+// Turns a NULL-terminated `envp` (main's third argument or `environ`) into name/value pairs.
+std::vector<std::pair<std::string, std::string>> environment_from(char** envp);
+
+// The settings table as Markdown (| key | default | meaning |), for the README.
+std::string config_reference_markdown();
+
+// One line per key (`key=default  meaning`), for `skiff --help`.
+std::string config_keys_help();
+
+}  // namespace skiff::config

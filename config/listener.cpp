@@ -1,0 +1,161 @@
+#include "config/listener.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace skiff::config {
+namespace {
+
+constexpr std::string_view kSyntax = "expected NAME://host:port entries separated by commas";
+
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r\n\f");
+    if (first == std::string_view::npos)
+        return {};
+    const auto last = s.find_last_not_of(" \t\r\n\f");
+    return s.substr(first, last - first + 1);
+}
+
+std::string fail(std::string_view entry, std::string_view why) {
+    std::string out(kSyntax);
+    out += " (\"";
+    out += entry;
+    out += "\" ";
+    out += why;
+    out += ')';
+    return out;
+}
+
+bool valid_name(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               c == '_';
+    });
+}
+
+// Hostname, IPv4 or (inside brackets) IPv6 characters, including '%' for IPv6 zone ids.
+bool valid_host_chars(std::string_view host, bool allow_colon) {
+    return std::all_of(host.begin(), host.end(), [allow_colon](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+               c == '.' || c == '-' || c == '_' || c == '%' || (allow_colon && c == ':');
+    });
+}
+
+Expected<Listener, std::string> parse_one(std::string_view entry) {
+    const auto scheme_end = entry.find("://");
+    if (scheme_end == std::string_view::npos)
+        return unexpected(fail(entry, "has no \"://\""));
+    Listener listener;
+    const std::string_view name = entry.substr(0, scheme_end);
+    if (!valid_name(name)) {
+        return unexpected(fail(entry, "needs a name of letters, digits and '_' before \"://\""));
+    }
+    listener.name.assign(name);
+    std::transform(listener.name.begin(), listener.name.end(), listener.name.begin(),
+                   [](char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; });
+    if (listener.name == "SSL" || listener.name == "SASL_PLAINTEXT" ||
+        listener.name == "SASL_SSL") {
+        return unexpected(fail(entry,
+                               "uses a security protocol skiff does not support; skiff "
+                               "serves PLAINTEXT only"));
+    }
+
+    const std::string_view address = entry.substr(scheme_end + 3);
+    std::string_view host;
+    std::string_view port_text;
+    if (!address.empty() && address.front() == '[') {
+        const auto close = address.find(']');
+        if (close == std::string_view::npos)
+            return unexpected(fail(entry, "has no closing ']'"));
+        host = address.substr(1, close - 1);
+        if (host.find(':') == std::string_view::npos || !valid_host_chars(host, true)) {
+            return unexpected(fail(entry, "has a bracketed host that is not an IPv6 address"));
+        }
+        if (close + 1 >= address.size() || address[close + 1] != ':') {
+            return unexpected(fail(entry, "has no \":port\" after the IPv6 address"));
+        }
+        port_text = address.substr(close + 2);
+    } else {
+        const auto colon = address.rfind(':');
+        if (colon == std::string_view::npos)
+            return unexpected(fail(entry, "has no \":port\""));
+        host = address.substr(0, colon);
+        port_text = address.substr(colon + 1);
+        if (host.find(':') != std::string_view::npos) {
+            return unexpected(fail(entry, "has an IPv6 host without brackets, write [addr]:port"));
+        }
+        if (!valid_host_chars(host, false)) {
+            return unexpected(fail(entry, "has a host with characters not allowed in a hostname"));
+        }
+    }
+    listener.host = host.empty() ? "0.0.0.0" : std::string(host);
+
+    unsigned port = 0;
+    const auto [end, ec] =
+        std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+    if (port_text.empty() || ec != std::errc{} || end != port_text.data() + port_text.size() ||
+        port > 65535) {
+        return unexpected(fail(entry, "needs a port between 0 and 65535"));
+    }
+    listener.port = static_cast<uint16_t>(port);
+    return listener;
+}
+
+}  // namespace
+
+std::string Listener::to_string() const {
+    std::string out = name + "://";
+    if (host.find(':') != std::string::npos) {
+        out += '[' + host + ']';
+    } else {
+        out += host;
+    }
+    out += ':' + std::to_string(port);
+    return out;
+}
+
+Expected<std::vector<Listener>, std::string> parse_listeners(std::string_view text) {
+    std::vector<Listener> listeners;
+    std::set<std::string> names;
+    std::set<uint16_t> ports;
+    if (trim(text).empty())
+        return unexpected(std::string(kSyntax) + " (the list is empty)");
+    while (true) {
+        const auto comma = text.find(',');
+        const std::string_view entry = trim(text.substr(0, comma));
+        if (entry.empty())
+            return unexpected(fail(text, "has an empty entry"));
+        auto listener = parse_one(entry);
+        if (!listener)
+            return unexpected(std::move(listener.error()));
+        // Kafka's rules: names identify listeners, and two listeners cannot share a fixed port.
+        if (!names.insert(listener->name).second) {
+            return unexpected(fail(entry, "repeats the listener name " + listener->name));
+        }
+        if (listener->port != 0 && !ports.insert(listener->port).second) {
+            return unexpected(fail(entry, "repeats port " + std::to_string(listener->port)));
+        }
+        listeners.push_back(std::move(*listener));
+        if (comma == std::string_view::npos)
+            break;
+        text.remove_prefix(comma + 1);
+    }
+    return listeners;
+}
+
+std::string listeners_to_string(const std::vector<Listener>& listeners) {
+    std::string out;
+    for (const auto& listener : listeners) {
+        if (!out.empty())
+            out += ',';
+        out += listener.to_string();
+    }
+    return out;
+}
+
+bool is_wildcard_host(std::string_view host) {
+    return host.empty() || host == "0.0.0.0" || host == "::" || host == "0:0:0:0:0:0:0:0";
+}
+
+}  // namespace skiff::config

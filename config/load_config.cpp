@@ -1,0 +1,227 @@
+// load_config: gathers key=value pairs from the file, the environment and --override, then lets the
+// settings table parse them. See broker_config.h for the precedence rules.
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "config/broker_config.h"
+#include "config/properties.h"
+#include "config/settings.h"
+
+namespace skiff::config {
+namespace {
+
+constexpr std::string_view kEnvPrefix = "SKIFF_";
+
+// One key=value from one source. Layers: 0 file, 1 environment, 2 --override.
+struct RawSetting {
+    std::string key;
+    std::string value;
+    std::string source;
+    int layer = 0;
+};
+
+std::string in_quotes(std::string_view s) {
+    return "\"" + std::string(s) + "\"";
+}
+
+ConfigError invalid_value(const RawSetting& raw, std::string_view allowed) {
+    std::string message = "invalid value " + in_quotes(raw.value) + " for " + raw.key + " (from " +
+                          raw.source + "): " + std::string(allowed);
+    return ConfigError{raw.key, raw.value, raw.source, std::move(message)};
+}
+
+std::string env_name_to_key(std::string_view name) {
+    std::string key(name.substr(kEnvPrefix.size()));
+    for (char& c : key) {
+        if (c == '_') {
+            c = '.';
+        } else if (c >= 'A' && c <= 'Z') {
+            c = static_cast<char>(c - 'A' + 'a');
+        }
+    }
+    return key;
+}
+
+Expected<void, ConfigError> read_file(const std::filesystem::path& path,
+                                      std::vector<RawSetting>& out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const std::string reason = std::strerror(errno);
+        return unexpected(
+            ConfigError{"", path.string(), "--config",
+                        "cannot read config file " + in_quotes(path.string()) + ": " + reason});
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    auto entries = parse_properties(buffer.str());
+    if (!entries) {
+        const std::string where = path.string() + ":" + std::to_string(entries.error().line);
+        return unexpected(ConfigError{
+            "", "", where, "malformed line at " + where + ": " + entries.error().message});
+    }
+    for (auto& entry : *entries) {
+        out.push_back({std::move(entry.key), std::move(entry.value),
+                       path.string() + ":" + std::to_string(entry.line), 0});
+    }
+    return {};
+}
+
+Expected<void, ConfigError> read_overrides(const std::vector<std::string>& overrides,
+                                           std::vector<RawSetting>& out) {
+    for (const auto& text : overrides) {
+        const auto eq = text.find('=');
+        std::string key = eq == std::string::npos ? std::string() : text.substr(0, eq);
+        key.erase(0, key.find_first_not_of(" \t"));
+        key.erase(key.find_last_not_of(" \t") + 1);
+        if (key.empty()) {
+            return unexpected(
+                ConfigError{"", text, "--override",
+                            "malformed --override " + in_quotes(text) + ": expected key=value"});
+        }
+        out.push_back({std::move(key), text.substr(eq + 1), "--override", 2});
+    }
+    return {};
+}
+
+// advertised.listeners when not set: what clients can reach of `listeners`.
+std::vector<Listener> derive_advertised(std::vector<Listener> listeners) {
+    for (auto& listener : listeners) {
+        if (is_wildcard_host(listener.host)) {
+            listener.host = listener.host.find(':') == std::string::npos ? "127.0.0.1" : "::1";
+        }
+    }
+    return listeners;
+}
+
+Expected<void, ConfigError> check_advertised(const BrokerConfig& config, const RawSetting& raw) {
+    for (const auto& advertised : config.advertised_listeners) {
+        if (is_wildcard_host(advertised.host)) {
+            return unexpected(invalid_value(raw, "expected addresses clients can connect to (" +
+                                                     advertised.to_string() +
+                                                     " is the wildcard address)"));
+        }
+        const bool known =
+            std::any_of(config.listeners.begin(), config.listeners.end(),
+                        [&](const Listener& l) { return l.name == advertised.name; });
+        if (!known) {
+            return unexpected(invalid_value(
+                raw, "expected only listener names that appear in listeners (" + advertised.name +
+                         " is not in " + listeners_to_string(config.listeners) + ")"));
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
+    std::vector<RawSetting> raw;
+    if (sources.file) {
+        if (auto ok = read_file(*sources.file, raw); !ok)
+            return unexpected(ok.error());
+    }
+    for (const auto& [name, value] : sources.environment) {
+        if (name.size() > kEnvPrefix.size() && name.starts_with(kEnvPrefix)) {
+            raw.push_back({env_name_to_key(name), value, "environment variable " + name, 1});
+        }
+    }
+    if (auto ok = read_overrides(sources.overrides, raw); !ok)
+        return unexpected(ok.error());
+
+    // The same key from a later entry (later line, higher layer) replaces the earlier one.
+    std::vector<RawSetting> merged;
+    std::map<std::string, size_t> index;
+    for (auto& setting : raw) {
+        auto [it, inserted] = index.try_emplace(setting.key, merged.size());
+        if (inserted) {
+            merged.push_back(std::move(setting));
+        } else {
+            merged[it->second] = std::move(setting);
+        }
+    }
+
+    LoadedConfig loaded;
+    // Spellings present for each setting, applied lowest precedence first so the winner is last.
+    std::map<const SettingDescriptor*, std::vector<std::pair<SettingLookup, const RawSetting*>>>
+        present;
+    for (const auto& setting : merged) {
+        auto lookup = find_setting(setting.key);
+        if (!lookup) {
+            loaded.warnings.push_back("ignoring unknown setting " + in_quotes(setting.key) +
+                                      " (from " + setting.source + ")");
+            continue;
+        }
+        present[lookup->setting].emplace_back(*lookup, &setting);
+    }
+
+    BrokerConfig& config = loaded.config;
+    std::map<const SettingDescriptor*, std::pair<SettingLookup, const RawSetting*>> winners;
+    for (const auto& descriptor : settings()) {
+        auto it = present.find(&descriptor);
+        if (it == present.end())
+            continue;
+        auto& candidates = it->second;
+        std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+            if (a.second->layer != b.second->layer)
+                return a.second->layer < b.second->layer;
+            return a.first.rank > b.first.rank;
+        });
+        for (const auto& [lookup, setting] : candidates) {
+            auto ok = apply_setting(descriptor, lookup.spelling, setting->value, config);
+            if (!ok)
+                return unexpected(invalid_value(*setting, ok.error()));
+        }
+        const auto& winner = candidates.back();
+        for (size_t i = 0; i + 1 < candidates.size(); ++i) {
+            const RawSetting& loser = *candidates[i].second;
+            loaded.warnings.push_back("ignoring " + loser.key + "=" + loser.value + " (from " +
+                                      loser.source + "): " + winner.second->key + " (from " +
+                                      winner.second->source + ") takes precedence");
+        }
+        winners.emplace(&descriptor, winner);
+    }
+
+    const SettingDescriptor* advertised = find_setting("advertised.listeners")->setting;
+    if (auto it = winners.find(advertised); it != winners.end()) {
+        if (auto ok = check_advertised(config, *it->second.second); !ok) {
+            return unexpected(ok.error());
+        }
+    } else {
+        config.advertised_listeners = derive_advertised(config.listeners);
+    }
+
+    BrokerConfig defaults;
+    defaults.advertised_listeners = derive_advertised(config.listeners);
+    for (const auto& descriptor : settings()) {
+        auto it = winners.find(&descriptor);
+        if (it == winners.end())
+            continue;
+        const std::string value = render_setting(descriptor, config);
+        if (value == render_setting(descriptor, defaults))
+            continue;
+        const auto& [lookup, setting] = it->second;
+        SettingOrigin origin{std::string(descriptor.key), value, setting->source, ""};
+        if (lookup.rank != 0)
+            origin.set_as = setting->key + "=" + setting->value;
+        loaded.non_defaults.push_back(std::move(origin));
+    }
+    return loaded;
+}
+
+std::vector<std::pair<std::string, std::string>> environment_from(char** envp) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (char** entry = envp; entry != nullptr && *entry != nullptr; ++entry) {
+        const std::string_view text(*entry);
+        const auto eq = text.find('=');
+        if (eq == std::string_view::npos)
+            continue;
+        out.emplace_back(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
+    }
+    return out;
+}
+
+}  // namespace skiff::config

@@ -1,0 +1,289 @@
+#include "config/settings.h"
+
+#include <charconv>
+#include <limits>
+
+namespace skiff::config {
+namespace {
+
+constexpr int64_t kMsPerMinute = 60 * 1000;
+constexpr int64_t kMsPerHour = 60 * kMsPerMinute;
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+std::optional<std::string> check_single_log_dir(std::string_view value) {
+    if (value.empty())
+        return "expected a directory path";
+    if (value.find(',') != std::string_view::npos) {
+        return "expected a single directory (skiff supports one log directory, not a list)";
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> check_cleanup_policy(std::string_view value) {
+    if (value == "delete")
+        return std::nullopt;
+    return "expected delete (skiff does not compact logs)";
+}
+
+using BC = BrokerConfig;
+
+std::vector<SettingDescriptor> make_table() {
+    // clang-format off
+    return {
+        {.key = "listeners",
+         .default_value = "PLAINTEXT://127.0.0.1:9092",
+         .doc = "Comma-separated NAME://host:port addresses to listen on. An empty host binds all "
+                "IPv4 interfaces, IPv6 hosts go in brackets ([::1]:9092), port 0 picks a free port. "
+                "Unlike Kafka, the default binds loopback only.",
+         .member = &BC::listeners},
+        {.key = "advertised.listeners",
+         .default_description = "listeners, with 0.0.0.0 given as 127.0.0.1",
+         .doc = "Addresses given to clients in metadata, one per listener name. Set this when "
+                "clients connect from other hosts.",
+         .member = &BC::advertised_listeners},
+        {.key = "node.id", .other_spellings = {{"broker.id"}},
+         .default_value = "1",
+         .doc = "Id of this broker in metadata responses (broker.id is accepted as an alias).",
+         .member = &BC::node_id, .min = 0},
+        {.key = "log.dirs", .other_spellings = {{"log.dir"}},
+         .default_value = "./data",
+         .doc = "Directory holding the partition logs (log.dir is an alias). Only one directory "
+                "is supported.",
+         .member = &BC::log_dir, .check = check_single_log_dir},
+        {.key = "num.partitions",
+         .default_value = "1",
+         .doc = "Partitions of an auto-created topic, and of a created topic that asks for the "
+                "default.",
+         .member = &BC::num_partitions, .min = 1},
+        {.key = "auto.create.topics.enable",
+         .default_value = "true",
+         .doc = "Create a topic when a client produces to or asks metadata for one that does not "
+                "exist.",
+         .member = &BC::auto_create_topics_enable},
+        {.key = "log.segment.bytes",
+         .default_value = "1073741824",
+         .doc = "Size at which a segment file is closed and a new one started.",
+         .member = &BC::log_segment_bytes, .min = 14, .max = kInt32Max},
+        {.key = "log.index.interval.bytes",
+         .default_value = "4096",
+         .doc = "Bytes of records between two entries of the offset index.",
+         .member = &BC::log_index_interval_bytes, .min = 0},
+        {.key = "log.index.size.max.bytes",
+         .default_value = "10485760",
+         .doc = "Maximum size of an offset or time index file; a full index rolls the segment.",
+         .member = &BC::log_index_size_max_bytes, .min = 4},
+        {.key = "log.roll.ms", .other_spellings = {{"log.roll.hours", kMsPerHour}},
+         .default_value = "604800000",
+         .default_description = "604800000 (168 hours)",
+         .doc = "Age after which a segment is rolled even if not full (log.roll.hours also "
+                "accepted; ms wins).",
+         .member = &BC::log_roll_ms, .min = 1},
+        {.key = "log.retention.ms",
+         .other_spellings = {{"log.retention.minutes", kMsPerMinute},
+                             {"log.retention.hours", kMsPerHour}},
+         .default_value = "604800000",
+         .default_description = "604800000 (168 hours)",
+         .doc = "Age after which closed segments are deleted; -1 keeps them forever "
+                "(log.retention.minutes and log.retention.hours also accepted; ms > minutes > "
+                "hours).",
+         .member = &BC::log_retention_ms, .min = 0, .minus_one_is_unlimited = true},
+        {.key = "log.retention.bytes",
+         .default_value = "-1",
+         .doc = "Size a partition's log may reach before its oldest segments are deleted; -1 "
+                "means no limit.",
+         .member = &BC::log_retention_bytes, .min = 0, .minus_one_is_unlimited = true},
+        {.key = "log.retention.check.interval.ms",
+         .default_value = "300000",
+         .doc = "How often the retention rules are applied.",
+         .member = &BC::log_retention_check_interval_ms, .min = 1},
+        {.key = "log.flush.interval.messages",
+         .default_value = "9223372036854775807",
+         .doc = "Messages appended to a partition before its log is fsynced (default: never, "
+                "leave it to the OS).",
+         .member = &BC::log_flush_interval_messages, .min = 1},
+        {.key = "log.flush.interval.ms",
+         .default_value = "9223372036854775807",
+         .default_description = "unset (never)",
+         .doc = "Time a message may stay unflushed before the log is fsynced.",
+         .member = &BC::log_flush_interval_ms, .min = 0},
+        {.key = "message.max.bytes",
+         .default_value = "1048588",
+         .doc = "Largest record batch the broker accepts.",
+         .member = &BC::message_max_bytes, .min = 0},
+        {.key = "socket.request.max.bytes",
+         .default_value = "104857600",
+         .doc = "Largest request the broker reads from a socket.",
+         .member = &BC::socket_request_max_bytes, .min = 1},
+        {.key = "num.network.threads",
+         .default_value = "3",
+         .doc = "Threads running the broker's network I/O.",
+         .member = &BC::num_network_threads, .min = 1},
+        {.key = "max.connections",
+         .default_value = "2147483647",
+         .doc = "Connections the broker accepts at once; more are closed on accept.",
+         .member = &BC::max_connections, .min = 0},
+        {.key = "connections.max.idle.ms",
+         .default_value = "600000",
+         .doc = "Idle time after which a connection is closed.",
+         .member = &BC::connections_max_idle_ms, .min = 1},
+        {.key = "group.initial.rebalance.delay.ms",
+         .default_value = "3000",
+         .doc = "Time the coordinator waits for more members before the first rebalance of an "
+                "empty group.",
+         .member = &BC::group_initial_rebalance_delay_ms, .min = 0},
+        {.key = "offsets.retention.minutes",
+         .default_value = "10080",
+         .doc = "Time committed offsets of an empty group are kept.",
+         .member = &BC::offsets_retention_minutes, .min = 1},
+        {.key = "log.cleanup.policy",
+         .default_value = "delete",
+         .doc = "What happens to old segments; skiff supports delete only.",
+         .check = check_cleanup_policy},
+    };
+    // clang-format on
+}
+
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r\n\f");
+    if (first == std::string_view::npos)
+        return {};
+    const auto last = s.find_last_not_of(" \t\r\n\f");
+    return s.substr(first, last - first + 1);
+}
+
+// Java's Long.parseLong: optional sign, decimal digits, nothing else.
+std::optional<int64_t> parse_int64(std::string_view s) {
+    if (!s.empty() && s.front() == '+')
+        s.remove_prefix(1);
+    if (s.empty() || s.front() == '+')
+        return std::nullopt;
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::string describe_range(int64_t min, int64_t max, bool minus_one_is_unlimited) {
+    std::string range;
+    if (min == INT64_MIN && max == INT64_MAX) {
+        range = "an integer";
+    } else if (max == INT64_MAX) {
+        range = "an integer >= " + std::to_string(min);
+    } else if (min == INT64_MIN) {
+        range = "an integer <= " + std::to_string(max);
+    } else {
+        range = "an integer between " + std::to_string(min) + " and " + std::to_string(max);
+    }
+    return minus_one_is_unlimited ? "-1 (unlimited) or " + range : range;
+}
+
+Expected<int64_t, std::string> parse_integer(const SettingDescriptor& setting,
+                                             const Spelling& spelling, std::string_view text,
+                                             int64_t type_max) {
+    // The range is checked in the unit the user wrote: log.retention.hours must be small enough
+    // that its value in ms fits.
+    const int64_t max = std::min(setting.max, type_max);
+    const int64_t scale = spelling.scale;
+    const int64_t unit_min =
+        setting.min <= 0 ? setting.min / scale : (setting.min + scale - 1) / scale;
+    const int64_t unit_max = max / scale;
+    const auto value = parse_int64(text);
+    if (value && setting.minus_one_is_unlimited && *value == -1)
+        return int64_t{-1};
+    if (!value || *value < unit_min || *value > unit_max) {
+        return unexpected("expected " +
+                          describe_range(unit_min, unit_max, setting.minus_one_is_unlimited));
+    }
+    return *value * scale;
+}
+
+}  // namespace
+
+const std::vector<SettingDescriptor>& settings() {
+    static const std::vector<SettingDescriptor> table = make_table();
+    return table;
+}
+
+std::optional<SettingLookup> find_setting(std::string_view key) {
+    for (const auto& setting : settings()) {
+        if (setting.key == key)
+            return SettingLookup{&setting, Spelling{setting.key}, 0};
+        for (size_t i = 0; i < setting.other_spellings.size(); ++i) {
+            if (setting.other_spellings[i].key == key) {
+                return SettingLookup{&setting, setting.other_spellings[i], static_cast<int>(i + 1)};
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
+                                          const Spelling& spelling, std::string_view raw,
+                                          BrokerConfig& config) {
+    const std::string_view text = trim(raw);
+    if (setting.check) {
+        if (auto problem = setting.check(text))
+            return unexpected(std::move(*problem));
+    }
+    return std::visit(
+        [&](auto member) -> Expected<void, std::string> {
+            using M = decltype(member);
+            if constexpr (std::is_same_v<M, std::monostate>) {
+                return {};
+            } else if constexpr (std::is_same_v<M, int32_t BrokerConfig::*>) {
+                auto v = parse_integer(setting, spelling, text, kInt32Max);
+                if (!v)
+                    return unexpected(std::move(v.error()));
+                config.*member = static_cast<int32_t>(*v);
+                return {};
+            } else if constexpr (std::is_same_v<M, int64_t BrokerConfig::*>) {
+                auto v = parse_integer(setting, spelling, text, INT64_MAX);
+                if (!v)
+                    return unexpected(std::move(v.error()));
+                config.*member = *v;
+                return {};
+            } else if constexpr (std::is_same_v<M, bool BrokerConfig::*>) {
+                // Kafka's ConfigDef accepts true/false in any case.
+                std::string lower(text);
+                for (char& c : lower)
+                    c = (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+                if (lower != "true" && lower != "false") {
+                    return unexpected(std::string("expected true or false"));
+                }
+                config.*member = lower == "true";
+                return {};
+            } else if constexpr (std::is_same_v<M, std::string BrokerConfig::*>) {
+                config.*member = std::string(text);
+                return {};
+            } else {
+                auto listeners = parse_listeners(text);
+                if (!listeners)
+                    return unexpected(std::move(listeners.error()));
+                config.*member = std::move(*listeners);
+                return {};
+            }
+        },
+        setting.member);
+}
+
+std::string render_setting(const SettingDescriptor& setting, const BrokerConfig& config) {
+    return std::visit(
+        [&](auto member) -> std::string {
+            using M = decltype(member);
+            if constexpr (std::is_same_v<M, std::monostate>) {
+                return std::string(setting.default_value);
+            } else if constexpr (std::is_same_v<M, bool BrokerConfig::*>) {
+                return config.*member ? "true" : "false";
+            } else if constexpr (std::is_same_v<M, std::string BrokerConfig::*>) {
+                return config.*member;
+            } else if constexpr (std::is_same_v<M, std::vector<Listener> BrokerConfig::*>) {
+                return listeners_to_string(config.*member);
+            } else {
+                return std::to_string(config.*member);
+            }
+        },
+        setting.member);
+}
+
+}  // namespace skiff::config
