@@ -176,8 +176,12 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
                 return unexpected(invalid_value(*setting, ok.error()));
         }
         const auto& winner = candidates.back();
+        // A higher source overriding a lower one is the point of layering; two spellings in one
+        // source disagreeing is probably a mistake worth a warning.
         for (size_t i = 0; i + 1 < candidates.size(); ++i) {
             const RawSetting& loser = *candidates[i].second;
+            if (loser.layer != winner.second->layer)
+                continue;
             loaded.warnings.push_back("ignoring " + loser.key + "=" + loser.value + " (from " +
                                       loser.source + "): " + winner.second->key + " (from " +
                                       winner.second->source + ") takes precedence");

@@ -182,20 +182,26 @@ Expected<int64_t, std::string> parse_integer(const SettingDescriptor& setting,
                                              const Spelling& spelling, std::string_view text,
                                              int64_t type_max) {
     // The range is checked in the unit the user wrote: log.retention.hours must be small enough
-    // that its value in ms fits.
+    // that its value in ms fits. A bound that is only the width of the member is left out of the
+    // message unless the value broke it ("an integer >= 1", not "between 1 and 2147483647").
     const int64_t max = std::min(setting.max, type_max);
     const int64_t scale = spelling.scale;
     const int64_t unit_min =
         setting.min <= 0 ? setting.min / scale : (setting.min + scale - 1) / scale;
     const int64_t unit_max = max / scale;
+    const bool max_is_width = setting.max >= type_max && scale == 1;
     const auto value = parse_int64(text);
     if (value && setting.minus_one_is_unlimited && *value == -1)
         return int64_t{-1};
-    if (!value || *value < unit_min || *value > unit_max) {
-        return unexpected("expected " +
-                          describe_range(unit_min, unit_max, setting.minus_one_is_unlimited));
+    if (value && *value >= unit_min && *value <= unit_max)
+        return *value * scale;
+    std::string expected =
+        "expected " + describe_range(unit_min, max_is_width ? INT64_MAX : unit_max,
+                                     setting.minus_one_is_unlimited);
+    if (max_is_width && value && *value > unit_max) {
+        expected += " (at most " + std::to_string(unit_max) + ")";
     }
-    return *value * scale;
+    return unexpected(std::move(expected));
 }
 
 }  // namespace

@@ -1,0 +1,100 @@
+#include "config/listener.h"
+
+#include <gtest/gtest.h>
+
+namespace skiff::config {
+namespace {
+
+std::vector<Listener> parse_ok(std::string_view text) {
+    auto listeners = parse_listeners(text);
+    EXPECT_TRUE(listeners.has_value()) << listeners.error();
+    return listeners ? *listeners : std::vector<Listener>{};
+}
+
+std::string parse_error(std::string_view text) {
+    auto listeners = parse_listeners(text);
+    EXPECT_FALSE(listeners.has_value()) << text;
+    return listeners ? "" : listeners.error();
+}
+
+TEST(Listeners, ParsesHostAndPort) {
+    const auto listeners = parse_ok("PLAINTEXT://127.0.0.1:9092");
+    ASSERT_EQ(listeners.size(), 1u);
+    EXPECT_EQ(listeners[0], (Listener{"PLAINTEXT", "127.0.0.1", 9092}));
+    EXPECT_EQ(listeners[0].to_string(), "PLAINTEXT://127.0.0.1:9092");
+}
+
+TEST(Listeners, ParsesAListWithWhitespaceAndHostnames) {
+    const auto listeners =
+        parse_ok(" INTERNAL://broker-1.example.com:9093 , external://localhost:9094");
+    ASSERT_EQ(listeners.size(), 2u);
+    EXPECT_EQ(listeners[0], (Listener{"INTERNAL", "broker-1.example.com", 9093}));
+    EXPECT_EQ(listeners[1], (Listener{"EXTERNAL", "localhost", 9094}));  // names are upper-cased
+}
+
+TEST(Listeners, EmptyHostMeansAllInterfaces) {
+    const auto listeners = parse_ok("PLAINTEXT://:9092");
+    ASSERT_EQ(listeners.size(), 1u);
+    EXPECT_EQ(listeners[0].host, "0.0.0.0");
+}
+
+TEST(Listeners, Ipv6InBrackets) {
+    const auto listeners = parse_ok("PLAINTEXT://[::1]:9092,OTHER://[fe80::1%eth0]:9093");
+    ASSERT_EQ(listeners.size(), 2u);
+    EXPECT_EQ(listeners[0].host, "::1");
+    EXPECT_EQ(listeners[0].to_string(), "PLAINTEXT://[::1]:9092");
+    EXPECT_EQ(listeners[1].host, "fe80::1%eth0");
+}
+
+TEST(Listeners, PortZeroIsEphemeralAndMayRepeat) {
+    const auto listeners = parse_ok("A://127.0.0.1:0,B://127.0.0.1:0");
+    ASSERT_EQ(listeners.size(), 2u);
+    EXPECT_EQ(listeners[0].port, 0);
+    EXPECT_EQ(listeners[1].port, 0);
+}
+
+TEST(Listeners, PortBounds) {
+    EXPECT_EQ(parse_ok("PLAINTEXT://h:65535")[0].port, 65535);
+    EXPECT_NE(parse_error("PLAINTEXT://h:65536").find("port between 0 and 65535"),
+              std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://h:-1").find("port"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://h:").find("port"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://h:90x").find("port"), std::string::npos);
+}
+
+TEST(Listeners, RejectsMalformedEntries) {
+    EXPECT_NE(parse_error("127.0.0.1:9092").find("has no \"://\""), std::string::npos);
+    EXPECT_NE(parse_error("://h:1").find("name"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://h").find(":port"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://::1:9092").find("brackets"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://[::1:9092").find("']'"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://[::1]9092").find(":port"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://[host]:9092").find("IPv6"), std::string::npos);
+    EXPECT_NE(parse_error("PLAINTEXT://h/x:1").find("host"), std::string::npos);
+    EXPECT_NE(parse_error("").find("empty"), std::string::npos);
+    EXPECT_NE(parse_error("A://h:1,,B://h:2").find("empty entry"), std::string::npos);
+}
+
+TEST(Listeners, EveryErrorStatesTheSyntax) {
+    EXPECT_EQ(parse_error("nonsense").rfind("expected NAME://host:port", 0), 0u);
+}
+
+TEST(Listeners, RejectsDuplicateNamesAndPorts) {
+    EXPECT_NE(parse_error("A://h:1,a://h:2").find("repeats the listener name A"),
+              std::string::npos);
+    EXPECT_NE(parse_error("A://h:1,B://h:1").find("repeats port 1"), std::string::npos);
+}
+
+TEST(Listeners, RejectsSecurityProtocolsSkiffLacks) {
+    for (const char* text : {"SSL://h:1", "SASL_PLAINTEXT://h:1", "sasl_ssl://h:1"}) {
+        EXPECT_NE(parse_error(text).find("PLAINTEXT only"), std::string::npos) << text;
+    }
+}
+
+TEST(Listeners, RoundTrip) {
+    const std::string text = "PLAINTEXT://0.0.0.0:9092,V6://[::]:0";
+    EXPECT_EQ(listeners_to_string(parse_ok(text)), text);
+}
+
+}  // namespace
+}  // namespace skiff::config

@@ -1,0 +1,111 @@
+#include "config/settings.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <vector>
+
+namespace skiff::config {
+namespace {
+
+// The table's documented defaults and BrokerConfig's member initializers must agree.
+TEST(SettingsTable, DefaultsMatchBrokerConfig) {
+    const BrokerConfig defaults;
+    for (const auto& setting : settings()) {
+        if (setting.default_value.empty())
+            continue;  // derived (advertised.listeners)
+        BrokerConfig parsed;
+        auto ok = apply_setting(setting, Spelling{setting.key}, setting.default_value, parsed);
+        ASSERT_TRUE(ok.has_value()) << setting.key << ": " << ok.error();
+        EXPECT_EQ(render_setting(setting, parsed), render_setting(setting, defaults))
+            << setting.key;
+        EXPECT_EQ(render_setting(setting, defaults), setting.default_value) << setting.key;
+    }
+}
+
+TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
+    // Two rows storing into one member would make one of them dead; a member without a row could
+    // not be configured. BrokerConfig has 22 settings: update this count together with it.
+    std::vector<SettingMember> members;
+    for (const auto& setting : settings()) {
+        if (std::holds_alternative<std::monostate>(setting.member))
+            continue;
+        for (const auto& other : members) {
+            EXPECT_FALSE(other == setting.member) << setting.key << " shares a member";
+        }
+        members.push_back(setting.member);
+    }
+    EXPECT_EQ(members.size(), 22u);
+}
+
+TEST(SettingsTable, KeysAndSpellingsAreUniqueAndDocumented) {
+    std::set<std::string_view> keys;
+    for (const auto& setting : settings()) {
+        EXPECT_TRUE(keys.insert(setting.key).second) << setting.key;
+        for (const auto& spelling : setting.other_spellings) {
+            EXPECT_TRUE(keys.insert(spelling.key).second) << spelling.key;
+        }
+        EXPECT_FALSE(setting.doc.empty()) << setting.key;
+        EXPECT_FALSE(setting.shown_default().empty()) << setting.key;
+        // The environment mapping turns '_' into '.', so no key may contain '_'.
+        EXPECT_EQ(setting.key.find('_'), std::string_view::npos) << setting.key;
+    }
+}
+
+TEST(SettingsTable, FindsBySpelling) {
+    auto lookup = find_setting("log.retention.minutes");
+    ASSERT_TRUE(lookup.has_value());
+    EXPECT_EQ(lookup->setting->key, "log.retention.ms");
+    EXPECT_EQ(lookup->spelling.scale, 60000);
+    EXPECT_EQ(lookup->rank, 1);
+    EXPECT_FALSE(find_setting("no.such.key").has_value());
+}
+
+TEST(SettingsTable, IntegerParsingFollowsJava) {
+    const auto& setting = *find_setting("num.partitions")->setting;
+    BrokerConfig config;
+    EXPECT_TRUE(apply_setting(setting, Spelling{setting.key}, " +7 ", config).has_value());
+    EXPECT_EQ(config.num_partitions, 7);
+    for (const char* bad : {"", "7.0", "1e3", "0x10", "1_000", "++1", "7 7"}) {
+        EXPECT_FALSE(apply_setting(setting, Spelling{setting.key}, bad, config).has_value()) << bad;
+    }
+}
+
+TEST(SettingsTable, Int32SettingsRejectValuesBeyond32Bits) {
+    const auto& setting = *find_setting("message.max.bytes")->setting;
+    BrokerConfig config;
+    auto result = apply_setting(setting, Spelling{setting.key}, "2147483648", config);
+    ASSERT_FALSE(result.has_value());
+    EXPECT_EQ(result.error(), "expected an integer >= 0 (at most 2147483647)");
+}
+
+TEST(SettingsTable, ScaledSpellingsCheckTheirOwnUnit) {
+    const auto lookup = *find_setting("log.retention.hours");
+    BrokerConfig config;
+    auto result = apply_setting(*lookup.setting, lookup.spelling, "9223372036854775807", config);
+    ASSERT_FALSE(result.has_value());
+    EXPECT_EQ(result.error(), "expected -1 (unlimited) or an integer between 0 and 2562047788015");
+    ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, "-1", config).has_value());
+    EXPECT_EQ(config.log_retention_ms, -1);
+}
+
+TEST(SettingsReference, MarkdownHasARowPerSetting) {
+    const std::string markdown = config_reference_markdown();
+    EXPECT_NE(markdown.find("| key | default | meaning |"), std::string::npos);
+    for (const auto& setting : settings()) {
+        EXPECT_NE(markdown.find("| `" + std::string(setting.key) + "`"), std::string::npos)
+            << setting.key;
+    }
+    EXPECT_NE(markdown.find("`broker.id`"), std::string::npos);
+}
+
+TEST(SettingsReference, HelpListsEveryKey) {
+    const std::string help = config_keys_help();
+    for (const auto& setting : settings()) {
+        EXPECT_NE(help.find("  " + std::string(setting.key) + " "), std::string::npos)
+            << setting.key;
+    }
+}
+
+}  // namespace
+}  // namespace skiff::config
