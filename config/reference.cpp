@@ -41,8 +41,12 @@ std::string config_reference_markdown() {
         for (const auto& spelling : setting.other_spellings) {
             key += "<br>`" + std::string(spelling.key) + "`";
         }
+        std::string meaning(setting.doc);
+        if (const std::string allowed = describe_allowed(setting); !allowed.empty()) {
+            meaning += " Allowed: " + allowed + ".";
+        }
         out += "| " + key + " | `" + markdown_cell(setting.shown_default()) + "` | " +
-               markdown_cell(setting.doc) + " |\n";
+               markdown_cell(meaning) + " |\n";
     }
     return out;
 }

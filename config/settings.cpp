@@ -273,6 +273,17 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
         setting.member);
 }
 
+std::string describe_allowed(const SettingDescriptor& setting) {
+    if (std::holds_alternative<bool BrokerConfig::*>(setting.member))
+        return "true or false";
+    const bool is_int32 = std::holds_alternative<int32_t BrokerConfig::*>(setting.member);
+    if (!is_int32 && !std::holds_alternative<int64_t BrokerConfig::*>(setting.member))
+        return "";
+    const int64_t type_max = is_int32 ? kInt32Max : INT64_MAX;
+    const int64_t max = setting.max >= type_max ? INT64_MAX : setting.max;
+    return describe_range(setting.min, max, setting.minus_one_is_unlimited);
+}
+
 std::string render_setting(const SettingDescriptor& setting, const BrokerConfig& config) {
     return std::visit(
         [&](auto member) -> std::string {

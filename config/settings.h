@@ -69,6 +69,10 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
                                           const Spelling& spelling, std::string_view text,
                                           BrokerConfig& config);
 
+// What the canonical key accepts, for documentation: "an integer >= 14", "true or false"; empty
+// for settings whose doc string says it.
+std::string describe_allowed(const SettingDescriptor& setting);
+
 // The effective value in the canonical unit, in the syntax the parser accepts.
 std::string render_setting(const SettingDescriptor& setting, const BrokerConfig& config);
 

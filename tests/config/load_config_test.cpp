@@ -3,6 +3,8 @@
 #include <atomic>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "config/broker_config.h"
 
 namespace skiff::config {

@@ -97,6 +97,9 @@ TEST(SettingsReference, MarkdownHasARowPerSetting) {
             << setting.key;
     }
     EXPECT_NE(markdown.find("`broker.id`"), std::string::npos);
+    EXPECT_NE(markdown.find("Allowed: an integer between 14 and 2147483647."), std::string::npos);
+    EXPECT_NE(markdown.find("Allowed: -1 (unlimited) or an integer >= 0."), std::string::npos);
+    EXPECT_NE(markdown.find("Allowed: true or false."), std::string::npos);
 }
 
 TEST(SettingsReference, HelpListsEveryKey) {
