@@ -1,0 +1,210 @@
+// Fetch (key 1), versions 4-12 served; flexible from 12. Fields of versions 13+ that are cheap to
+// carry (topic ids) are described too; ReplicaState (15+), ReplicaDirectoryId (17+) and
+// NodeEndpoints (16+) are not, so those versions must not be advertised before they are added.
+//   Request: v4 isolation_level, v5 log_start_offset, v7 sessions (session_id 0 / epoch -1 =
+//   no session) and forgotten topics, v9 current_leader_epoch, v11 rack_id, v12
+//   last_fetched_epoch and the tagged cluster_id.
+//   Response: v4 last_stable_offset and nullable aborted_transactions, v5 log_start_offset,
+//   v7 top-level error_code and session_id, v11 preferred_read_replica, v12 tagged
+//   diverging_epoch / current_leader / snapshot_id.
+// Response records are a RecordSet: inline bytes then file ranges the broker sends with sendfile.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/api_key.h"
+#include "protocol/codec.h"
+#include "protocol/error_code.h"
+#include "protocol/field_spec.h"
+#include "protocol/record_set.h"
+
+namespace skiff::protocol {
+
+struct FetchPartition {
+    int32_t partition = 0;
+    int32_t current_leader_epoch = -1;
+    int64_t fetch_offset = 0;
+    int32_t last_fetched_epoch = -1;
+    int64_t log_start_offset = -1;
+    int32_t partition_max_bytes = 0;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("partition", m.partition, since(0));
+        v.field("current_leader_epoch", m.current_leader_epoch, since(9));
+        v.field("fetch_offset", m.fetch_offset, since(0));
+        v.field("last_fetched_epoch", m.last_fetched_epoch, since(12));
+        v.field("log_start_offset", m.log_start_offset, since(5));
+        v.field("partition_max_bytes", m.partition_max_bytes, since(0));
+    }
+};
+
+struct FetchTopic {
+    std::string topic;  // up to v12
+    Uuid topic_id;      // v13+
+    std::vector<FetchPartition> partitions;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("topic", m.topic, between(0, 12));
+        v.field("topic_id", m.topic_id, since(13));
+        v.field("partitions", m.partitions, since(0));
+    }
+};
+
+struct ForgottenTopic {
+    std::string topic;
+    Uuid topic_id;
+    std::vector<int32_t> partitions;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("topic", m.topic, between(7, 12));
+        v.field("topic_id", m.topic_id, since(13));
+        v.field("partitions", m.partitions, since(7));
+    }
+};
+
+struct FetchRequest {
+    static constexpr ApiKey api_key = ApiKey::fetch;
+    std::optional<std::string> cluster_id;  // tag 0
+    int32_t replica_id = -1;
+    int32_t max_wait_ms = 0;
+    int32_t min_bytes = 0;
+    int32_t max_bytes = 0x7fffffff;
+    int8_t isolation_level = 0;
+    int32_t session_id = 0;
+    int32_t session_epoch = -1;
+    std::vector<FetchTopic> topics;
+    std::vector<ForgottenTopic> forgotten_topics_data;
+    std::string rack_id;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("cluster_id", m.cluster_id, since(12), nullable(since(12)), tagged(0, since(12)));
+        v.field("replica_id", m.replica_id, between(0, 14));
+        v.field("max_wait_ms", m.max_wait_ms, since(0));
+        v.field("min_bytes", m.min_bytes, since(0));
+        v.field("max_bytes", m.max_bytes, since(3));
+        v.field("isolation_level", m.isolation_level, since(4));
+        v.field("session_id", m.session_id, since(7));
+        v.field("session_epoch", m.session_epoch, since(7));
+        v.field("topics", m.topics, since(0));
+        v.field("forgotten_topics_data", m.forgotten_topics_data, since(7));
+        v.field("rack_id", m.rack_id, since(11));
+    }
+};
+
+struct EpochEndOffset {
+    int32_t epoch = -1;
+    int64_t end_offset = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("epoch", m.epoch, since(12));
+        v.field("end_offset", m.end_offset, since(12));
+    }
+    friend bool operator==(const EpochEndOffset&, const EpochEndOffset&) = default;
+};
+
+struct LeaderIdAndEpoch {
+    int32_t leader_id = -1;
+    int32_t leader_epoch = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("leader_id", m.leader_id, since(12));
+        v.field("leader_epoch", m.leader_epoch, since(12));
+    }
+    friend bool operator==(const LeaderIdAndEpoch&, const LeaderIdAndEpoch&) = default;
+};
+
+struct SnapshotId {
+    int64_t end_offset = -1;
+    int32_t epoch = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("end_offset", m.end_offset, since(0));
+        v.field("epoch", m.epoch, since(0));
+    }
+    friend bool operator==(const SnapshotId&, const SnapshotId&) = default;
+};
+
+struct AbortedTransaction {
+    int64_t producer_id = 0;
+    int64_t first_offset = 0;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("producer_id", m.producer_id, since(4));
+        v.field("first_offset", m.first_offset, since(4));
+    }
+    friend bool operator==(const AbortedTransaction&, const AbortedTransaction&) = default;
+};
+
+struct PartitionData {
+    int32_t partition_index = 0;
+    ErrorCode error_code = ErrorCode::none;
+    int64_t high_watermark = 0;
+    int64_t last_stable_offset = -1;
+    int64_t log_start_offset = -1;
+    std::optional<EpochEndOffset> diverging_epoch;   // tag 0
+    std::optional<LeaderIdAndEpoch> current_leader;  // tag 1
+    std::optional<SnapshotId> snapshot_id;           // tag 2
+    std::optional<std::vector<AbortedTransaction>> aborted_transactions;
+    int32_t preferred_read_replica = -1;
+    RecordSet records;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("partition_index", m.partition_index, since(0));
+        v.field("error_code", m.error_code, since(0));
+        v.field("high_watermark", m.high_watermark, since(0));
+        v.field("last_stable_offset", m.last_stable_offset, since(4));
+        v.field("log_start_offset", m.log_start_offset, since(5));
+        v.field("diverging_epoch", m.diverging_epoch, since(12), tagged(0, since(12)));
+        v.field("current_leader", m.current_leader, since(12), tagged(1, since(12)));
+        v.field("snapshot_id", m.snapshot_id, since(12), tagged(2, since(12)));
+        v.field("aborted_transactions", m.aborted_transactions, since(4), nullable(since(4)));
+        v.field("preferred_read_replica", m.preferred_read_replica, since(11));
+        v.field("records", m.records, since(0), nullable(since(0)));
+    }
+};
+
+struct FetchableTopicResponse {
+    std::string topic;  // up to v12
+    Uuid topic_id;      // v13+
+    std::vector<PartitionData> partitions;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("topic", m.topic, between(0, 12));
+        v.field("topic_id", m.topic_id, since(13));
+        v.field("partitions", m.partitions, since(0));
+    }
+};
+
+struct FetchResponse {
+    static constexpr ApiKey api_key = ApiKey::fetch;
+    int32_t throttle_time_ms = 0;
+    ErrorCode error_code = ErrorCode::none;
+    int32_t session_id = 0;
+    std::vector<FetchableTopicResponse> responses;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("throttle_time_ms", m.throttle_time_ms, since(1));
+        v.field("error_code", m.error_code, since(7));
+        v.field("session_id", m.session_id, since(7));
+        v.field("responses", m.responses, since(0));
+    }
+};
+
+}  // namespace skiff::protocol
+
+SKIFF_DECLARE_CODEC(skiff::protocol::FetchRequest)
+SKIFF_DECLARE_CODEC(skiff::protocol::FetchResponse)

@@ -1,0 +1,4 @@
+#include "protocol/metadata.h"
+
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::MetadataRequest)
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::MetadataResponse)

@@ -1,0 +1,119 @@
+// Produce (key 0), versions 0-9; flexible from 9.
+//   v3 adds transactional_id and requires record batch v2 (magic 2); v2 adds
+//   log_append_time_ms, v5 log_start_offset, v8 record_errors and error_message in the response.
+// Records are a view into the request frame (zero copy): the frame must outlive the request.
+// acks = 0 means the client expects no response at all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "protocol/api_key.h"
+#include "protocol/codec.h"
+#include "protocol/error_code.h"
+#include "protocol/field_spec.h"
+
+namespace skiff::protocol {
+
+struct PartitionProduceData {
+    int32_t index = 0;
+    std::optional<std::span<const std::byte>> records;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("index", m.index, since(0));
+        v.field("records", m.records, since(0), nullable(since(0)));
+    }
+};
+
+struct TopicProduceData {
+    std::string name;
+    std::vector<PartitionProduceData> partition_data;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("name", m.name, since(0));
+        v.field("partition_data", m.partition_data, since(0));
+    }
+};
+
+struct ProduceRequest {
+    static constexpr ApiKey api_key = ApiKey::produce;
+    std::optional<std::string> transactional_id;
+    int16_t acks = 0;
+    int32_t timeout_ms = 0;
+    std::vector<TopicProduceData> topic_data;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("transactional_id", m.transactional_id, since(3), nullable(since(3)));
+        v.field("acks", m.acks, since(0));
+        v.field("timeout_ms", m.timeout_ms, since(0));
+        v.field("topic_data", m.topic_data, since(0));
+    }
+};
+
+struct BatchIndexAndErrorMessage {
+    int32_t batch_index = 0;
+    std::optional<std::string> batch_index_error_message;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("batch_index", m.batch_index, since(8));
+        v.field("batch_index_error_message", m.batch_index_error_message, since(8),
+                nullable(since(8)));
+    }
+};
+
+struct PartitionProduceResponse {
+    int32_t index = 0;
+    ErrorCode error_code = ErrorCode::none;
+    int64_t base_offset = 0;
+    int64_t log_append_time_ms = -1;
+    int64_t log_start_offset = -1;
+    std::vector<BatchIndexAndErrorMessage> record_errors;
+    std::optional<std::string> error_message;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("index", m.index, since(0));
+        v.field("error_code", m.error_code, since(0));
+        v.field("base_offset", m.base_offset, since(0));
+        v.field("log_append_time_ms", m.log_append_time_ms, since(2));
+        v.field("log_start_offset", m.log_start_offset, since(5));
+        v.field("record_errors", m.record_errors, since(8));
+        v.field("error_message", m.error_message, since(8), nullable(since(8)));
+    }
+};
+
+struct TopicProduceResponse {
+    std::string name;
+    std::vector<PartitionProduceResponse> partition_responses;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("name", m.name, since(0));
+        v.field("partition_responses", m.partition_responses, since(0));
+    }
+};
+
+struct ProduceResponse {
+    static constexpr ApiKey api_key = ApiKey::produce;
+    std::vector<TopicProduceResponse> responses;
+    int32_t throttle_time_ms = 0;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("responses", m.responses, since(0));
+        v.field("throttle_time_ms", m.throttle_time_ms, since(1));
+    }
+};
+
+}  // namespace skiff::protocol
+
+SKIFF_DECLARE_CODEC(skiff::protocol::ProduceRequest)
+SKIFF_DECLARE_CODEC(skiff::protocol::ProduceResponse)
