@@ -1,0 +1,24 @@
+// Walks the records inside one uncompressed v2 batch, for the only place storage needs them:
+// answering "first offset with timestamp >= T" to the record, as Kafka does. The append path
+// never looks inside a batch.
+//
+// Record layout (after the 61-byte batch header): varint length, then that many bytes:
+// int8 attributes, varlong timestampDelta, varint offsetDelta, key, value, headers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "protocol/record_batch.h"
+#include "storage/time_index.h"
+
+namespace skiff::storage {
+
+// The first record of `batch` (whole, uncompressed) with timestamp >= target, if any.
+std::optional<TimestampAndOffset> first_record_at_or_after(std::span<const std::byte> batch,
+                                                           const protocol::BatchHeader& header,
+                                                           int64_t target);
+
+}  // namespace skiff::storage

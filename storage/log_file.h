@@ -1,0 +1,86 @@
+// One open .log file: positional writes (pwritev), reads (pread), truncation and fsync. Shared
+// through std::shared_ptr so a FileSlice can keep the descriptor open after the segment is
+// deleted. Also BatchScanner, which walks the record batches stored in a .log file.
+//
+// Thread-safety: all methods are safe to call concurrently (positional I/O only, no file
+// cursor). Callers make sure writes and truncations never overlap ranges that readers use.
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "protocol/expected.h"
+#include "protocol/record_batch.h"
+#include "storage/log_config.h"
+#include "storage/storage_error.h"
+
+namespace skiff::storage {
+
+class LogFile {
+  public:
+    // Opens `path` read-write, creating it when `create` is set.
+    static Expected<std::shared_ptr<LogFile>, StorageError> open(std::filesystem::path path,
+                                                                 bool create);
+    ~LogFile();
+    LogFile(const LogFile&) = delete;
+    LogFile& operator=(const LogFile&) = delete;
+
+    int fd() const { return fd_; }
+    const std::filesystem::path& path() const { return path_; }
+
+    // Writes every byte of `iov` at `position`, retrying short writes. On failure the file may
+    // hold part of the data; the caller truncates it back.
+    Expected<void, StorageError> write_at(int64_t position, std::span<const iovec> iov,
+                                          const FaultInjector* faults);
+    // Reads exactly out.size() bytes at `position`; a short file is a `corrupt` error.
+    Expected<void, StorageError> read_at(int64_t position, std::span<std::byte> out) const;
+    Expected<int64_t, StorageError> size() const;
+    Expected<void, StorageError> truncate(int64_t size);
+    Expected<void, StorageError> sync();
+
+  private:
+    LogFile(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+    int fd_;
+    std::filesystem::path path_;
+};
+
+// Walks the batches of a .log file in [position, end). Reads in 64 KiB chunks, so scanning many
+// small batches costs few system calls.
+class BatchScanner {
+  public:
+    BatchScanner(const LogFile& file, int64_t position, int64_t end);
+
+    struct Batch {
+        protocol::BatchHeader header;
+        int64_t position = 0;
+        std::span<const std::byte> bytes;  // the whole batch, only when read with_body
+    };
+    // What the next position holds: a batch, the end of the range, or bytes that are not a
+    // sound batch (torn write, garbage, CRC mismatch) described by `problem`.
+    struct Step {
+        std::optional<Batch> batch;
+        std::string problem;  // empty with no batch: clean end of range
+    };
+    // with_body reads and CRC-checks the whole batch; otherwise only the header is read and the
+    // framing (length, magic, fits in range) checked.
+    Expected<Step, StorageError> next(bool with_body);
+    int64_t position() const { return position_; }
+
+  private:
+    Expected<std::span<const std::byte>, StorageError> fill(int64_t length);
+
+    const LogFile& file_;
+    int64_t position_;
+    int64_t end_;
+    std::vector<std::byte> buffer_;
+    int64_t buffer_position_ = 0;  // file position of buffer_[0]
+};
+
+}  // namespace skiff::storage

@@ -1,0 +1,159 @@
+#include "storage/log_manager.h"
+
+#include <charconv>
+#include <fstream>
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+bool is_valid_topic_name(std::string_view topic) {
+    if (topic.empty() || topic.size() > 249 || topic == "." || topic == "..")
+        return false;
+    for (char c : topic) {
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '.' || c == '_' || c == '-';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+std::optional<TopicPartition> parse_partition_dir_name(std::string_view name) {
+    auto dash = name.rfind('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 == name.size())
+        return std::nullopt;
+    std::string_view number = name.substr(dash + 1);
+    int32_t partition = 0;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), partition);
+    if (ec != std::errc() || end != number.data() + number.size() || partition < 0)
+        return std::nullopt;
+    TopicPartition tp{std::string(name.substr(0, dash)), partition};
+    if (!is_valid_topic_name(tp.topic))
+        return std::nullopt;
+    return tp;
+}
+
+Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(fs::path log_dir,
+                                                                     LogConfig defaults,
+                                                                     Clock clock) {
+    std::error_code ec;
+    fs::create_directories(log_dir, ec);
+    if (ec)
+        return unexpected(StorageError{StorageErrc::io_error,
+                                       "create " + log_dir.string() + ": " + ec.message()});
+    std::unique_ptr<LogManager> manager(
+        new LogManager(log_dir, std::move(defaults), std::move(clock)));
+    fs::path marker = log_dir / kCleanShutdownMarker;
+    manager->recovered_cleanly_ = fs::exists(marker);
+    auto recovery_points = read_checkpoint(log_dir / kRecoveryPointCheckpoint);
+    auto log_starts = read_checkpoint(log_dir / kLogStartOffsetCheckpoint);
+    // A corrupt checkpoint only costs a full recovery (recovery point 0); a corrupt log start
+    // checkpoint falls back to the first segment's base offset.
+    OffsetCheckpoint points = recovery_points ? *recovery_points : OffsetCheckpoint{};
+    OffsetCheckpoint starts = log_starts ? *log_starts : OffsetCheckpoint{};
+    bool clean = manager->recovered_cleanly_ && recovery_points.has_value();
+    for (const auto& entry : fs::directory_iterator(log_dir, ec)) {
+        if (!entry.is_directory())
+            continue;
+        auto tp = parse_partition_dir_name(entry.path().filename().string());
+        if (!tp)
+            continue;
+        auto point = points.find(*tp);
+        auto start = starts.find(*tp);
+        auto log = PartitionLog::open(entry.path(), manager->defaults_, manager->clock_, clean,
+                                      point == points.end() ? 0 : point->second,
+                                      start == starts.end() ? 0 : start->second);
+        if (!log)
+            return unexpected(log.error());
+        manager->logs_.emplace(*tp, std::move(*log));
+    }
+    // Removed only now that every log is loaded: a crash from here on must be detected.
+    fs::remove(marker, ec);
+    return manager;
+}
+
+PartitionLog* LogManager::get(const TopicPartition& tp) const {
+    std::shared_lock lock(mutex_);
+    auto it = logs_.find(tp);
+    return it == logs_.end() ? nullptr : it->second.get();
+}
+
+Expected<PartitionLog*, StorageError> LogManager::get_or_create(const TopicPartition& tp) {
+    if (!is_valid_topic_name(tp.topic) || tp.partition < 0)
+        return unexpected(StorageError{
+            StorageErrc::invalid_argument,
+            "invalid topic partition " + tp.topic + "-" + std::to_string(tp.partition)});
+    if (auto* log = get(tp))
+        return log;
+    std::unique_lock lock(mutex_);
+    if (auto it = logs_.find(tp); it != logs_.end())
+        return it->second.get();
+    auto log = PartitionLog::open(log_dir_ / (tp.topic + "-" + std::to_string(tp.partition)),
+                                  defaults_, clock_, true);
+    if (!log)
+        return unexpected(log.error());
+    PartitionLog* raw = log->get();
+    logs_.emplace(tp, std::move(*log));
+    return raw;
+}
+
+std::vector<std::pair<TopicPartition, PartitionLog*>> LogManager::logs() const {
+    std::shared_lock lock(mutex_);
+    std::vector<std::pair<TopicPartition, PartitionLog*>> out;
+    for (const auto& [tp, log] : logs_)
+        out.emplace_back(tp, log.get());
+    return out;
+}
+
+std::vector<TopicPartition> LogManager::partitions() const {
+    std::vector<TopicPartition> out;
+    for (auto& [tp, log] : logs())
+        out.push_back(tp);
+    return out;
+}
+
+size_t LogManager::run_retention() {
+    size_t deleted = 0;
+    for (auto& [tp, log] : logs())
+        deleted += log->apply_retention();
+    if (deleted > 0)
+        (void)checkpoint();  // so a restart never resurrects a deleted range
+    return deleted;
+}
+
+void LogManager::flush_due() {
+    for (auto& [tp, log] : logs())
+        log->flush_if_due();
+}
+
+Expected<void, StorageError> LogManager::checkpoint() {
+    std::lock_guard lock(checkpoint_mutex_);
+    OffsetCheckpoint points, starts;
+    for (auto& [tp, log] : logs()) {
+        points[tp] = log->recovery_point();
+        starts[tp] = log->log_start_offset();
+    }
+    auto a = write_checkpoint(log_dir_ / kRecoveryPointCheckpoint, points);
+    if (!a)
+        return a;
+    return write_checkpoint(log_dir_ / kLogStartOffsetCheckpoint, starts);
+}
+
+Expected<void, StorageError> LogManager::close() {
+    for (auto& [tp, log] : logs()) {
+        auto closed = log->close();
+        if (!closed)
+            return closed;
+    }
+    auto written = checkpoint();
+    if (!written)
+        return written;
+    std::ofstream marker(log_dir_ / kCleanShutdownMarker);
+    if (!marker)
+        return unexpected(
+            StorageError{StorageErrc::io_error, "cannot write clean-shutdown marker"});
+    return {};
+}
+
+}  // namespace skiff::storage

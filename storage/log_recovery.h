@@ -1,0 +1,38 @@
+// Loading a partition directory at open (Kafka's LogLoader).
+//
+// 1. Stray files are removed: *.tmp, *.cleaned, *.deleted, *.swap, and .index/.timeindex files
+//    without their .log.
+// 2. Every <base>.log becomes a segment, the last one active.
+// 3. After an unclean shutdown, every segment from the one holding the recovery point on is
+//    recovered: each batch validated (length, magic 2, CRC-32C, contiguous offsets), the .log
+//    truncated at the first bad batch, indexes rebuilt. If a segment was truncated, every later
+//    segment is deleted. After a clean shutdown only indexes that are missing or implausible
+//    are rebuilt.
+// 4. An empty directory gets one empty segment at `log_start_offset`.
+//
+// Runs before the log is shared with other threads.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "protocol/expected.h"
+#include "storage/log_config.h"
+#include "storage/log_segment.h"
+#include "storage/storage_error.h"
+
+namespace skiff::storage {
+
+struct LoadedLog {
+    std::vector<std::shared_ptr<LogSegment>> segments;
+    std::vector<std::string> problems;  // what recovery found and repaired
+};
+
+Expected<LoadedLog, StorageError> load_log(const std::filesystem::path& dir,
+                                           const LogConfig& config, bool clean_shutdown,
+                                           int64_t recovery_point, int64_t log_start_offset);
+
+}  // namespace skiff::storage

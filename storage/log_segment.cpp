@@ -1,0 +1,258 @@
+#include "storage/log_segment.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <vector>
+
+#include "storage/batch_records.h"
+#include "storage/big_endian.h"
+#include "storage/segment_names.h"
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+namespace {
+// BaseOffset, Length, PartitionLeaderEpoch: the part of a batch header rewritten on append.
+constexpr size_t kRewrittenPrefix = 16;
+}  // namespace
+
+Expected<void, StorageError> LogSegment::create_indexes(const fs::path& dir,
+                                                        const LogConfig& config) {
+    auto oi = MappedIndex::create(dir / segment_file_name(base_offset_, kIndexSuffix),
+                                  OffsetIndex::kEntrySize, config.index_size_max_bytes);
+    if (!oi)
+        return unexpected(oi.error());
+    auto ti = MappedIndex::create(dir / segment_file_name(base_offset_, kTimeIndexSuffix),
+                                  TimeIndex::kEntrySize, config.index_size_max_bytes);
+    if (!ti)
+        return unexpected(ti.error());
+    offset_index_ = std::make_unique<OffsetIndex>(std::move(*oi), base_offset_);
+    time_index_ = std::make_unique<TimeIndex>(std::move(*ti), base_offset_);
+    return {};
+}
+
+Expected<std::shared_ptr<LogSegment>, StorageError> LogSegment::create(const fs::path& dir,
+                                                                       int64_t base_offset,
+                                                                       const LogConfig& config) {
+    fs::path log_path = dir / segment_file_name(base_offset, kLogSuffix);
+    auto log = LogFile::open(log_path, true);
+    if (!log)
+        return unexpected(log.error());
+    auto truncated = (*log)->truncate(0);
+    if (!truncated)
+        return unexpected(truncated.error());
+    std::shared_ptr<LogSegment> segment(new LogSegment(base_offset, std::move(*log)));
+    segment->next_offset_ = base_offset;
+    auto indexes = segment->create_indexes(dir, config);
+    if (!indexes) {
+        std::error_code ec;
+        fs::remove(log_path, ec);
+        return unexpected(indexes.error());
+    }
+    return segment;
+}
+
+void LogSegment::index_batch(int64_t last_offset, int64_t max_timestamp, int64_t position,
+                             int64_t size_bytes, const LogConfig& config) {
+    {
+        std::lock_guard lock(max_timestamp_mutex_);
+        // -1 (no timestamp) never becomes a max, as in Kafka.
+        if (max_timestamp > (max_timestamp_ ? max_timestamp_->timestamp : -1))
+            max_timestamp_ = TimestampAndOffset{max_timestamp, last_offset};
+    }
+    if (bytes_since_last_index_entry_ > static_cast<int64_t>(config.index_interval_bytes)) {
+        offset_index_->append(last_offset, position);  // a full index only costs lookup speed
+        if (max_timestamp_)
+            time_index_->maybe_append(max_timestamp_->timestamp, max_timestamp_->offset);
+        bytes_since_last_index_entry_ = 0;
+    }
+    bytes_since_last_index_entry_ += size_bytes;
+}
+
+bool LogSegment::should_roll(int64_t incoming_bytes, int64_t last_offset, int64_t now_ms,
+                             const LogConfig& config) const {
+    int64_t size = size_bytes();
+    if (size == 0)
+        return false;  // an empty segment never rolls: a huge batch lands alone
+    if (static_cast<uint64_t>(size + incoming_bytes) > config.segment_bytes)
+        return true;
+    if (rolling_base_ms_ && now_ms - *rolling_base_ms_ > config.roll_ms)
+        return true;
+    if (offset_index_->file().is_full() || time_index_->file().is_full())
+        return true;
+    return last_offset - base_offset_ > INT32_MAX;
+}
+
+Expected<void, StorageError> LogSegment::append(int64_t base_offset,
+                                                std::span<const std::byte> batches,
+                                                std::span<const protocol::BatchSummary> summaries,
+                                                const LogConfig& config, int64_t now_ms) {
+    const int64_t start = size_bytes();
+    // Build the iovecs: a rewritten 16-byte prefix per batch from a local buffer, then the rest
+    // of the caller's bytes untouched.
+    std::vector<std::array<std::byte, kRewrittenPrefix>> prefixes(summaries.size());
+    std::vector<iovec> iov;
+    iov.reserve(summaries.size() * 2);
+    size_t at = 0;
+    int64_t offset = base_offset;
+    for (size_t i = 0; i < summaries.size(); ++i) {
+        const auto& s = summaries[i];
+        const std::byte* batch = batches.data() + at;
+        store_be<int64_t>(prefixes[i].data(), offset);
+        std::copy(batch + 8, batch + 12, prefixes[i].data() + 8);  // Length, unchanged
+        store_be<int32_t>(prefixes[i].data() + 12, 0);             // PartitionLeaderEpoch
+        iov.push_back({prefixes[i].data(), kRewrittenPrefix});
+        iov.push_back(
+            {const_cast<std::byte*>(batch + kRewrittenPrefix), s.size_bytes - kRewrittenPrefix});
+        at += s.size_bytes;
+        offset += static_cast<int64_t>(s.last_offset_delta) + 1;
+    }
+    auto written = log_->write_at(start, iov, config.fault_injector.get());
+    if (!written) {
+        // Leave the log exactly as before: nothing partial visible or left on disk.
+        (void)log_->truncate(start);
+        return written;
+    }
+    // Index entries only once the bytes are in the file.
+    int64_t position = start;
+    offset = base_offset;
+    for (const auto& s : summaries) {
+        int64_t last = offset + s.last_offset_delta;
+        index_batch(last, s.max_timestamp, position, s.size_bytes, config);
+        position += s.size_bytes;
+        offset = last + 1;
+    }
+    if (!rolling_base_ms_)
+        rolling_base_ms_ = now_ms;
+    next_offset_.store(offset, std::memory_order_release);
+    size_bytes_.store(position, std::memory_order_release);
+    return {};
+}
+
+std::optional<TimestampAndOffset> LogSegment::max_timestamp() const {
+    std::lock_guard lock(max_timestamp_mutex_);
+    return max_timestamp_;
+}
+
+Expected<std::optional<SegmentPosition>, StorageError> LogSegment::locate(int64_t offset,
+                                                                          int64_t limit) const {
+    SegmentPosition found;
+    if (auto entry = offset_index_->lookup(offset); entry && entry->position < limit)
+        found.start_position = entry->position;
+    BatchScanner scanner(*log_, found.start_position, limit);
+    for (;;) {
+        auto step = scanner.next(false);
+        if (!step)
+            return unexpected(step.error());
+        if (!step->batch) {
+            if (!step->problem.empty())
+                return unexpected(StorageError{StorageErrc::corrupt,
+                                               log_->path().string() + ": " + step->problem});
+            return std::optional<SegmentPosition>{};
+        }
+        ++found.batches_scanned;
+        found.records_scanned += step->batch->header.records_count;
+        if (step->batch->header.last_offset() >= offset) {
+            found.batch_position = step->batch->position;
+            found.header = step->batch->header;
+            return std::optional<SegmentPosition>{found};
+        }
+    }
+}
+
+Expected<int64_t, StorageError> LogSegment::batches_end(int64_t start, int64_t max_bytes,
+                                                        int64_t limit) const {
+    if (max_bytes >= limit - start)
+        return limit;
+    const int64_t target = start + max_bytes;
+    // Index entries sit on batch boundaries: jump to the last one before the target so the
+    // scan covers at most one index interval.
+    int64_t from = start;
+    if (auto entry = offset_index_->lookup_by_position(target); entry && entry->position > start)
+        from = entry->position;
+    BatchScanner scanner(*log_, from, limit);
+    int64_t end = from;
+    for (;;) {
+        auto step = scanner.next(false);
+        if (!step)
+            return unexpected(step.error());
+        if (!step->batch)
+            break;
+        int64_t batch_end =
+            step->batch->position + static_cast<int64_t>(step->batch->header.size_bytes());
+        if (batch_end > target)
+            break;
+        end = batch_end;
+    }
+    return end;
+}
+
+Expected<std::optional<TimestampAndOffset>, StorageError> LogSegment::find_timestamp(
+    int64_t target, int64_t limit) const {
+    int64_t start = 0;
+    if (auto te = time_index_->lookup(target))
+        if (auto oe = offset_index_->lookup(te->offset); oe && oe->position < limit)
+            start = oe->position;
+    BatchScanner scanner(*log_, start, limit);
+    for (;;) {
+        auto step = scanner.next(false);
+        if (!step)
+            return unexpected(step.error());
+        if (!step->batch)
+            return std::optional<TimestampAndOffset>{};
+        const protocol::BatchHeader& h = step->batch->header;
+        if (h.max_timestamp < target)
+            continue;
+        // Compressed batches are not opened; LogAppendTime batches carry one timestamp.
+        if (h.compression() != protocol::Compression::none || h.log_append_time())
+            return std::optional<TimestampAndOffset>{
+                TimestampAndOffset{h.max_timestamp, h.base_offset}};
+        std::vector<std::byte> bytes(h.size_bytes());
+        auto r = log_->read_at(step->batch->position, bytes);
+        if (!r)
+            return unexpected(r.error());
+        if (auto rec = first_record_at_or_after(bytes, h, target))
+            return std::optional{*rec};
+        return std::optional<TimestampAndOffset>{
+            TimestampAndOffset{h.max_timestamp, h.base_offset}};
+    }
+}
+
+FileSlice LogSegment::slice(int64_t position, int64_t length) const {
+    return FileSlice{log_->fd(), position, length, log_};
+}
+
+Expected<void, StorageError> LogSegment::seal() {
+    if (auto m = max_timestamp())
+        time_index_->maybe_append(m->timestamp, m->offset);
+    auto a = offset_index_->file().trim();
+    if (!a)
+        return a;
+    auto b = time_index_->file().trim();
+    if (!b)
+        return b;
+    sealed_ = true;
+    return {};
+}
+
+Expected<void, StorageError> LogSegment::flush() {
+    auto a = log_->sync();
+    if (!a)
+        return a;
+    auto b = offset_index_->file().flush();
+    if (!b)
+        return b;
+    return time_index_->file().flush();
+}
+
+void LogSegment::delete_files() {
+    std::error_code ec;
+    fs::path dir = log_->path().parent_path();
+    fs::remove(log_->path(), ec);  // the .log first: a leftover index without it is stray
+    fs::remove(offset_index_->file().path(), ec);
+    fs::remove(time_index_->file().path(), ec);
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,139 @@
+#include "storage/mapped_index.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+MappedIndex::MappedIndex(fs::path path, int fd, size_t entry_size)
+    : path_(std::move(path)), fd_(fd), entry_size_(entry_size) {}
+
+MappedIndex::~MappedIndex() {
+    if (base_)
+        ::munmap(base_, mapped_bytes_);
+    ::close(fd_);
+}
+
+Expected<void, StorageError> MappedIndex::map(size_t file_bytes, bool writable) {
+    writable_ = writable;
+    capacity_ = writable ? file_bytes / entry_size_ : 0;
+    if (file_bytes == 0)
+        return {};
+    int prot = PROT_READ | (writable ? PROT_WRITE : 0);
+    void* p = ::mmap(nullptr, file_bytes, prot, MAP_SHARED, fd_, 0);
+    if (p == MAP_FAILED)
+        return unexpected(errno_error(errno, "mmap " + path_.string()));
+    base_ = static_cast<std::byte*>(p);
+    mapped_bytes_ = file_bytes;
+    return {};
+}
+
+static size_t preallocated_bytes(uint32_t max_bytes, size_t entry_size) {
+    size_t whole = max_bytes / entry_size * entry_size;
+    return std::max(whole, entry_size);  // room for at least one entry
+}
+
+Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::create(fs::path path,
+                                                                         size_t entry_size,
+                                                                         uint32_t max_bytes) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return unexpected(errno_error(errno, "create " + path.string()));
+    std::unique_ptr<MappedIndex> index(new MappedIndex(path, fd, entry_size));
+    size_t bytes = preallocated_bytes(max_bytes, entry_size);
+    if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
+        return unexpected(errno_error(errno, "preallocate " + path.string()));
+    auto m = index->map(bytes, true);
+    if (!m)
+        return unexpected(m.error());
+    return index;
+}
+
+Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(fs::path path,
+                                                                       size_t entry_size,
+                                                                       uint32_t max_bytes,
+                                                                       bool writable) {
+    int fd = ::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return unexpected(StorageError{StorageErrc::not_found, path.string()});
+        return unexpected(errno_error(errno, "open " + path.string()));
+    }
+    std::unique_ptr<MappedIndex> index(new MappedIndex(path, fd, entry_size));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        return unexpected(errno_error(errno, "stat " + path.string()));
+    auto existing = static_cast<size_t>(st.st_size);
+    if (existing % entry_size != 0)
+        return unexpected(StorageError{StorageErrc::corrupt,
+                                       path.string() + ": size " + std::to_string(existing) +
+                                           " is not a multiple of " + std::to_string(entry_size)});
+    size_t bytes = existing;
+    if (writable) {
+        bytes = std::max(existing, preallocated_bytes(max_bytes, entry_size));
+        if (bytes != existing && ::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
+            return unexpected(errno_error(errno, "preallocate " + path.string()));
+    }
+    auto m = index->map(bytes, writable);
+    if (!m)
+        return unexpected(m.error());
+    // An all-zero entry after entry 0 can only be the preallocated hole: offsets and timestamps
+    // strictly grow, so a real entry after the first is never all zero.
+    size_t count = existing / entry_size;
+    for (size_t i = 1; i < count; ++i) {
+        const std::byte* e = index->entry(i);
+        if (std::all_of(e, e + entry_size, [](std::byte b) { return b == std::byte{0}; })) {
+            count = i;
+            break;
+        }
+    }
+    index->entries_.store(count, std::memory_order_release);
+    return index;
+}
+
+bool MappedIndex::append(const std::byte* entry) {
+    size_t n = entries_.load(std::memory_order_relaxed);
+    if (!writable_ || n >= capacity_)
+        return false;
+    std::memcpy(base_ + n * entry_size_, entry, entry_size_);
+    entries_.store(n + 1, std::memory_order_release);
+    return true;
+}
+
+void MappedIndex::truncate_entries(size_t count) {
+    size_t n = entries_.load(std::memory_order_relaxed);
+    if (count >= n)
+        return;
+    entries_.store(count, std::memory_order_release);
+    if (writable_)
+        std::memset(base_ + count * entry_size_, 0, (n - count) * entry_size_);
+}
+
+Expected<void, StorageError> MappedIndex::trim() {
+    if (!writable_)
+        return {};  // opened sealed: already trimmed
+    size_t bytes = entries() * entry_size_;
+    auto f = flush();
+    if (!f)
+        return f;
+    if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
+        return unexpected(errno_error(errno, "trim " + path_.string()));
+    writable_ = false;
+    capacity_ = entries();
+    return {};
+}
+
+Expected<void, StorageError> MappedIndex::flush() {
+    if (base_ && writable_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0)
+        return unexpected(errno_error(errno, "msync " + path_.string()));
+    return {};
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,210 @@
+// PartitionLog: open, append, roll, retention, flush, close. The read side is in
+// partition_log_read.cpp.
+#include "storage/partition_log.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "storage/log_recovery.h"
+#include "storage/retention.h"
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+PartitionLog::PartitionLog(fs::path dir, LogConfig config, Clock clock)
+    : dir_(std::move(dir)), config_(std::move(config)), clock_(std::move(clock)) {}
+
+Expected<std::unique_ptr<PartitionLog>, StorageError> PartitionLog::open(
+    fs::path dir, LogConfig config, Clock clock, bool clean_shutdown, int64_t recovery_point,
+    int64_t log_start_offset) {
+    auto loaded = load_log(dir, config, clean_shutdown, recovery_point, log_start_offset);
+    if (!loaded)
+        return unexpected(loaded.error());
+    std::unique_ptr<PartitionLog> log(
+        new PartitionLog(std::move(dir), std::move(config), std::move(clock)));
+    log->recovery_problems_ = std::move(loaded->problems);
+    auto segments = std::make_shared<const SegmentSet>(std::move(loaded->segments));
+    int64_t leo = segments->active()->next_offset();
+    log->state_.segments = segments;
+    log->state_.high_watermark = leo;
+    log->state_.active_size = segments->active()->size_bytes();
+    // Never below the first segment (deleted data stays deleted), never above the end.
+    log->state_.log_start_offset =
+        std::min(std::max(log_start_offset, (*segments)[0]->base_offset()), leo);
+    // Unclean: recovered bytes are validated but maybe not on disk yet, so the recovery point
+    // stays where the last flush left it.
+    log->recovery_point_ = clean_shutdown ? leo : std::min(recovery_point, leo);
+    log->last_flush_ms_ = log->now();
+    return log;
+}
+
+PartitionLog::Snapshot PartitionLog::snapshot() const {
+    std::lock_guard lock(state_mutex_);
+    return state_;
+}
+
+void PartitionLog::publish(std::shared_ptr<const SegmentSet> segments) {
+    std::lock_guard lock(state_mutex_);
+    state_.segments = std::move(segments);
+    state_.active_size = state_.segments->active()->size_bytes();
+}
+
+Expected<void, StorageError> PartitionLog::roll(int64_t now_ms) {
+    auto current = snapshot().segments;
+    const auto& old_active = current->active();
+    // Create the new segment first: if that fails nothing has changed.
+    auto created = LogSegment::create(dir_, old_active->next_offset(), config_);
+    if (!created)
+        return unexpected(created.error());
+    auto sealed = old_active->seal();
+    if (!sealed) {
+        (*created)->delete_files();
+        return sealed;
+    }
+    publish(current->with_appended(std::move(*created)));
+    return {};
+}
+
+Expected<AppendResult, StorageError> PartitionLog::append(
+    std::span<const std::byte> batches, std::span<const protocol::BatchSummary> summaries) {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return unexpected(StorageError{StorageErrc::io_error, dir_.string() + " is closed"});
+    if (summaries.empty())
+        return unexpected(StorageError{StorageErrc::invalid_argument, "no batch to append"});
+    // Cheap consistency of bytes and summaries; the batches themselves were validated.
+    size_t total = 0;
+    int64_t offsets = 0, records = 0;
+    for (const auto& s : summaries) {
+        if (s.size_bytes < protocol::kBatchHeaderSize || total + s.size_bytes > batches.size() ||
+            protocol::read_batch_header(batches.subspan(total)).size_bytes() != s.size_bytes ||
+            s.last_offset_delta < 0)
+            return unexpected(StorageError{StorageErrc::invalid_argument,
+                                           "batch summaries do not match the batch bytes"});
+        total += s.size_bytes;
+        offsets += static_cast<int64_t>(s.last_offset_delta) + 1;
+        records += s.record_count;
+    }
+    if (total != batches.size())
+        return unexpected(
+            StorageError{StorageErrc::invalid_argument, "bytes after the last summarized batch"});
+    const int64_t now_ms = now();
+    auto active = snapshot().segments->active();
+    const int64_t base = active->next_offset();
+    const int64_t last = base + offsets - 1;
+    if (active->should_roll(static_cast<int64_t>(total), last, now_ms, config_)) {
+        auto rolled = roll(now_ms);
+        if (!rolled)
+            return unexpected(rolled.error());
+        active = snapshot().segments->active();
+    }
+    auto appended = active->append(base, batches, summaries, config_, now_ms);
+    if (!appended)
+        return unexpected(appended.error());
+    int64_t log_start;
+    {
+        std::lock_guard state_lock(state_mutex_);
+        state_.high_watermark = last + 1;
+        state_.active_size = active->size_bytes();
+        log_start = state_.log_start_offset;
+    }
+    unflushed_messages_ += records;
+    if (unflushed_messages_ >= config_.flush_interval_messages)
+        (void)flush_locked();
+    return AppendResult{base, last, log_start};
+}
+
+Expected<void, StorageError> PartitionLog::flush_locked() {
+    auto snap = snapshot();
+    int64_t leo = snap.high_watermark;
+    // Every segment that may hold bytes after the recovery point.
+    auto from = snap.segments->floor(recovery_point_.load()).value_or(0);
+    for (size_t i = from; i < snap.segments->size(); ++i) {
+        auto flushed = (*snap.segments)[i]->flush();
+        if (!flushed)
+            return flushed;
+    }
+    int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // new segment files
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+    recovery_point_ = leo;
+    unflushed_messages_ = 0;
+    last_flush_ms_ = now();
+    return {};
+}
+
+Expected<void, StorageError> PartitionLog::flush() {
+    std::lock_guard lock(append_mutex_);
+    return flush_locked();
+}
+
+void PartitionLog::flush_if_due() {
+    std::lock_guard lock(append_mutex_);
+    bool by_messages =
+        unflushed_messages_ > 0 && unflushed_messages_ >= config_.flush_interval_messages;
+    bool by_time = config_.flush_interval_ms != INT64_MAX &&
+                   now() - last_flush_ms_ >= config_.flush_interval_ms;
+    if (by_messages || by_time)
+        (void)flush_locked();
+}
+
+size_t PartitionLog::apply_retention() {
+    std::lock_guard lock(append_mutex_);
+    auto snap = snapshot();
+    const auto& set = *snap.segments;
+    std::vector<SegmentRetentionInfo> sealed;
+    int64_t total = 0;
+    for (size_t i = 0; i < set.size(); ++i) {
+        total += snap.limit(i);
+        if (i + 1 == set.size())
+            break;
+        SegmentRetentionInfo info;
+        info.size_bytes = set[i]->size_bytes();
+        if (auto m = set[i]->max_timestamp()) {
+            info.largest_timestamp_ms = m->timestamp;
+        } else {
+            struct stat st {};
+            if (::fstat(set[i]->log().fd(), &st) == 0)
+                info.largest_timestamp_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000;
+        }
+        sealed.push_back(info);
+    }
+    size_t count = segments_to_delete(sealed, total, config_, now());
+    if (count == 0)
+        return 0;
+    auto remaining = set.without_oldest(count);
+    {
+        std::lock_guard state_lock(state_mutex_);
+        state_.segments = remaining;
+        state_.log_start_offset = std::max(state_.log_start_offset, (*remaining)[0]->base_offset());
+    }
+    // Readers holding slices keep the open files alive after the unlink.
+    for (size_t i = 0; i < count; ++i)
+        set[i]->delete_files();
+    return count;
+}
+
+Expected<void, StorageError> PartitionLog::close() {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return {};
+    auto flushed = flush_locked();
+    if (!flushed)
+        return flushed;
+    auto sealed = snapshot().segments->active()->seal();
+    if (!sealed)
+        return sealed;
+    closed_ = true;
+    return {};
+}
+
+void PartitionLog::update_config(LogConfig config) {
+    std::lock_guard lock(append_mutex_);
+    config_ = std::move(config);
+}
+
+}  // namespace skiff::storage

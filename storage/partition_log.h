@@ -1,0 +1,129 @@
+// The log of one partition: a directory <log dir>/<topic>-<partition>/ of segments, only the
+// last (active) one written to.
+//
+// Thread-safety: appends, rolls, retention, flushes and close are serialized by an internal
+// append mutex (one appender at a time). Readers (read, lookup, offset queries) may run on any
+// thread concurrently: they copy a snapshot (segment set + high watermark + committed size of
+// the active segment) under a short state lock and then work lock-free on immutable sealed
+// segments and on the committed prefix of the active one, so they never see a partial batch
+// and never block the appender for longer than that copy.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "protocol/expected.h"
+#include "protocol/record_batch.h"
+#include "storage/file_slice.h"
+#include "storage/log_config.h"
+#include "storage/segment_set.h"
+#include "storage/storage_error.h"
+
+namespace skiff::storage {
+
+struct AppendResult {
+    int64_t base_offset;
+    int64_t last_offset;
+    int64_t log_start_offset;
+};
+
+// File ranges of whole batches, for sendfile(). Spans into following segments: one slice per
+// segment touched.
+struct ReadResult {
+    std::vector<FileSlice> slices;
+    int64_t total_bytes = 0;
+    int64_t high_watermark = 0;
+    int64_t log_start_offset = 0;
+};
+
+struct TimestampOffset {
+    int64_t timestamp;
+    int64_t offset;
+};
+
+struct LookupResult {
+    int64_t segment_base_offset;
+    int64_t position;  // where the scan started: the index entry's position, or 0
+    int32_t batches_scanned;
+    int64_t records_scanned;
+    int64_t batch_position = 0;  // the batch holding the offset
+};
+
+class PartitionLog {
+  public:
+    static Expected<std::unique_ptr<PartitionLog>, StorageError> open(
+        std::filesystem::path dir, LogConfig config, Clock clock = {}, bool clean_shutdown = false,
+        int64_t recovery_point = 0, int64_t log_start_offset = 0);
+
+    // `batches` holds one or more validated v2 batches back to back; `summaries` one per batch.
+    // All-or-nothing. Assigns consecutive offsets starting at the log end offset. The rolling
+    // decision is made once for the whole append (as Kafka does for one produce request), so
+    // batches of one append always share a segment.
+    Expected<AppendResult, StorageError> append(std::span<const std::byte> batches,
+                                                std::span<const protocol::BatchSummary> summaries);
+    // offset in [log_start_offset, high_watermark]; offset == high_watermark -> empty result.
+    // Outside that range -> offset_out_of_range. min_one_batch: return the first batch whole
+    // even if > max_bytes.
+    Expected<ReadResult, StorageError> read(int64_t offset, int64_t max_bytes,
+                                            bool min_one_batch) const;
+    // offset in [log_start_offset, high_watermark).
+    Expected<LookupResult, StorageError> lookup(int64_t offset) const;
+    std::optional<TimestampOffset> offset_for_timestamp(int64_t timestamp_ms) const;
+    std::optional<TimestampOffset> max_timestamp() const;
+    int64_t log_start_offset() const;
+    int64_t log_end_offset() const;
+    int64_t high_watermark() const;
+    int64_t size_bytes() const;
+    int64_t recovery_point() const { return recovery_point_.load(); }
+    size_t segment_count() const;
+    // What recovery repaired at open (empty after a clean start with sound files).
+    const std::vector<std::string>& recovery_problems() const { return recovery_problems_; }
+
+    Expected<void, StorageError> flush();
+    size_t apply_retention();
+    void flush_if_due();
+    Expected<void, StorageError> close();
+    const std::filesystem::path& dir() const { return dir_; }
+    void update_config(LogConfig config);
+
+  private:
+    struct Snapshot {
+        std::shared_ptr<const SegmentSet> segments;
+        int64_t high_watermark = 0;
+        int64_t log_start_offset = 0;
+        int64_t active_size = 0;  // committed bytes of the active segment
+        // Bytes of segment i a reader may look at.
+        int64_t limit(size_t i) const {
+            return i + 1 == segments->size() ? active_size : (*segments)[i]->size_bytes();
+        }
+    };
+    PartitionLog(std::filesystem::path dir, LogConfig config, Clock clock);
+    Snapshot snapshot() const;
+    void publish(std::shared_ptr<const SegmentSet> segments);  // call with append_mutex_ held
+    Expected<void, StorageError> roll(int64_t now_ms);
+    Expected<void, StorageError> flush_locked();
+    int64_t now() const { return clock_ ? clock_() : wall_clock_ms(); }
+
+    std::filesystem::path dir_;
+    LogConfig config_;
+    Clock clock_;
+    std::vector<std::string> recovery_problems_;
+
+    mutable std::mutex append_mutex_;
+    mutable std::mutex state_mutex_;
+    Snapshot state_;  // guarded by state_mutex_
+
+    std::atomic<int64_t> recovery_point_{0};
+    // Appender only (append_mutex_).
+    int64_t unflushed_messages_ = 0;
+    int64_t last_flush_ms_ = 0;
+    bool closed_ = false;
+};
+
+}  // namespace skiff::storage

@@ -1,0 +1,25 @@
+#include "storage/retention.h"
+
+namespace skiff::storage {
+
+size_t segments_to_delete(std::span<const SegmentRetentionInfo> sealed, int64_t total_size_bytes,
+                          const LogConfig& config, int64_t now_ms) {
+    size_t by_time = 0;
+    if (config.retention_ms >= 0) {
+        while (by_time < sealed.size() &&
+               sealed[by_time].largest_timestamp_ms < now_ms - config.retention_ms)
+            ++by_time;
+    }
+    size_t by_size = 0;
+    if (config.retention_bytes >= 0) {
+        int64_t remaining = total_size_bytes;
+        while (by_size < sealed.size() &&
+               remaining - sealed[by_size].size_bytes >= config.retention_bytes) {
+            remaining -= sealed[by_size].size_bytes;
+            ++by_size;
+        }
+    }
+    return by_time > by_size ? by_time : by_size;
+}
+
+}  // namespace skiff::storage

@@ -1,0 +1,157 @@
+// LogSegment::open: loading a segment from disk, checking its indexes, and recovering it
+// (validating every batch, truncating a torn tail, rebuilding the indexes) when needed.
+#include <algorithm>
+
+#include "storage/log_segment.h"
+#include "storage/segment_names.h"
+
+namespace skiff::storage {
+
+namespace fs = std::filesystem;
+
+Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const LogConfig& config,
+                                                     bool active) {
+    auto oi = MappedIndex::open(dir / segment_file_name(base_offset_, kIndexSuffix),
+                                OffsetIndex::kEntrySize, config.index_size_max_bytes, active);
+    if (!oi)
+        return oi.error().message;
+    auto ti = MappedIndex::open(dir / segment_file_name(base_offset_, kTimeIndexSuffix),
+                                TimeIndex::kEntrySize, config.index_size_max_bytes, active);
+    if (!ti)
+        return ti.error().message;
+    offset_index_ = std::make_unique<OffsetIndex>(std::move(*oi), base_offset_);
+    time_index_ = std::make_unique<TimeIndex>(std::move(*ti), base_offset_);
+
+    const int64_t size = size_bytes();
+    if (auto problem = offset_index_->sanity_problem(size); !problem.empty())
+        return problem;
+    // Everything up to the last index entry is accounted for by the indexes; scan the rest (at
+    // most about one index interval) for the next offset and the max timestamp.
+    int64_t from = 0;
+    int64_t next = base_offset_;
+    auto last = offset_index_->last_entry();
+    if (last)
+        from = last->position;
+    if (auto t = time_index_->last_entry())
+        max_timestamp_ = t;
+    BatchScanner scanner(*log_, from, size);
+    bool first = true;
+    for (;;) {
+        auto step = scanner.next(false);
+        if (!step)
+            return unexpected(step.error());
+        if (!step->batch) {
+            if (!step->problem.empty())
+                return log_->path().string() + ": " + step->problem;
+            break;
+        }
+        const protocol::BatchHeader& h = step->batch->header;
+        if (first && last && h.last_offset() != last->offset)
+            return log_->path().string() + ": last index entry names offset " +
+                   std::to_string(last->offset) + " but its batch ends at " +
+                   std::to_string(h.last_offset());
+        first = false;
+        if (h.max_timestamp > (max_timestamp_ ? max_timestamp_->timestamp : -1))
+            max_timestamp_ = TimestampAndOffset{h.max_timestamp, h.last_offset()};
+        next = h.last_offset() + 1;
+    }
+    if (auto problem = time_index_->sanity_problem(next); !problem.empty())
+        return problem;
+    next_offset_ = next;
+    // The counter as the writer left it: reset at the last entry, then every batch added.
+    bytes_since_last_index_entry_ = last ? size - last->position : size;
+    return std::string{};
+}
+
+Expected<std::string, StorageError> LogSegment::recover(const fs::path& dir,
+                                                        const LogConfig& config) {
+    auto indexes = create_indexes(dir, config);
+    if (!indexes)
+        return unexpected(indexes.error());
+    bytes_since_last_index_entry_ = 0;
+    max_timestamp_.reset();
+    const int64_t size = size_bytes();
+    BatchScanner scanner(*log_, 0, size);
+    int64_t expected = base_offset_;
+    std::string problem;
+    for (;;) {
+        int64_t position = scanner.position();
+        auto step = scanner.next(true);
+        if (!step)
+            return unexpected(step.error());
+        if (step->batch && step->batch->header.base_offset != expected)
+            step->problem = "batch at " + std::to_string(position) + " has base offset " +
+                            std::to_string(step->batch->header.base_offset) + ", expected " +
+                            std::to_string(expected);
+        if (!step->problem.empty()) {
+            problem = log_->path().string() + " at position " + std::to_string(position) + ": " +
+                      step->problem;
+            auto t = log_->truncate(position);
+            if (!t)
+                return unexpected(t.error());
+            size_bytes_ = position;
+            break;
+        }
+        if (!step->batch)
+            break;
+        const protocol::BatchHeader& h = step->batch->header;
+        index_batch(h.last_offset(), h.max_timestamp, position,
+                    static_cast<int64_t>(h.size_bytes()), config);
+        expected = h.last_offset() + 1;
+    }
+    next_offset_ = expected;
+    return problem;
+}
+
+Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
+                                                            int64_t base_offset,
+                                                            const LogConfig& config, bool active,
+                                                            bool recover) {
+    auto log = LogFile::open(dir / segment_file_name(base_offset, kLogSuffix), false);
+    if (!log)
+        return unexpected(log.error());
+    auto size = (*log)->size();
+    if (!size)
+        return unexpected(size.error());
+    Opened opened;
+    opened.segment.reset(new LogSegment(base_offset, std::move(*log)));
+    LogSegment& s = *opened.segment;
+    s.size_bytes_ = *size;
+    s.next_offset_ = base_offset;
+    if (!recover) {
+        auto problem = s.load(dir, config, active);
+        if (!problem)
+            return unexpected(problem.error());
+        if (!problem->empty()) {
+            recover = true;
+            opened.problem = *problem;
+        }
+    }
+    if (recover) {
+        s.offset_index_.reset();
+        s.time_index_.reset();
+        int64_t before = s.size_bytes();
+        auto problem = s.recover(dir, config);
+        if (!problem)
+            return unexpected(problem.error());
+        opened.recovered = true;
+        opened.truncated = s.size_bytes() < before;
+        if (!problem->empty())
+            opened.problem = *problem;
+    }
+    // Roll time of a reopened segment: its first batch's max timestamp, as Kafka does; the
+    // moment of its first append is not on disk.
+    if (s.size_bytes() > 0) {
+        std::byte head[protocol::kBatchHeaderSize];
+        if (s.log_->read_at(0, head))
+            s.rolling_base_ms_ = protocol::read_batch_header(head).max_timestamp;
+    }
+    if (!active) {
+        auto sealed = s.seal();
+        if (!sealed)
+            return unexpected(sealed.error());
+    }
+    return opened;
+}
+
+}  // namespace skiff::storage
