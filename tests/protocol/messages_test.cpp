@@ -1,0 +1,425 @@
+// Round trips for every message at every supported version: encode a populated message, decode it,
+// check the fields that exist in that version (and defaults for those that do not), re-encode and
+// require identical bytes, and require every truncated prefix to fail cleanly.
+#include <gtest/gtest.h>
+
+#include "protocol/api_table.h"
+#include "protocol/protocol.h"
+#include "protocol/record_batch.h"
+#include "protocol/record_builder.h"
+#include "test_util.h"
+
+namespace skiff::protocol {
+namespace {
+
+template <class Msg, class Check>
+void round_trip(const Msg& m, int16_t version, Check check) {
+    SCOPED_TRACE(std::string(api_name(Msg::api_key)) + " v" + std::to_string(version));
+    OutBuffer out;
+    encode_message(m, version, out);
+    auto encoded = test::memory_of(out);
+    auto decoded = decode_message<Msg>(encoded, version);
+    ASSERT_TRUE(decoded) << decoded.error().message;
+    check(*decoded);
+    OutBuffer again;
+    encode_message(*decoded, version, again);
+    EXPECT_EQ(test::memory_of(again), encoded);
+    for (size_t n = 0; n < encoded.size(); ++n) {
+        auto truncated = decode_message<Msg>(std::span(encoded).first(n), version);
+        ASSERT_FALSE(truncated) << "prefix of " << n << " bytes decoded";
+        EXPECT_FALSE(truncated.error().message.empty());
+    }
+    // One byte too many is also an error: the schemas must agree exactly.
+    encoded.push_back(std::byte{0});
+    EXPECT_FALSE(decode_message<Msg>(encoded, version));
+}
+
+template <class F>
+void for_each_version(ApiKey key, F f) {
+    const ApiSupport* api = find_api(key);
+    ASSERT_NE(api, nullptr);
+    for (int16_t v = api->min_version; v <= api->max_version; ++v)
+        f(v);
+}
+
+Uuid uuid_of(uint8_t seed) {
+    Uuid u;
+    for (size_t i = 0; i < 16; ++i)
+        u.bytes[i] = static_cast<uint8_t>(seed + i);
+    return u;
+}
+
+TEST(RoundTrip, ApiVersionsRequest) {
+    ApiVersionsRequest m;
+    m.client_software_name = "librdkafka";
+    m.client_software_version = "2.0.2";
+    for_each_version(ApiKey::api_versions, [&](int16_t v) {
+        round_trip(m, v, [&](const ApiVersionsRequest& d) {
+            EXPECT_EQ(d.client_software_name, v >= 3 ? "librdkafka" : "");
+            EXPECT_EQ(d.client_software_version, v >= 3 ? "2.0.2" : "");
+        });
+    });
+}
+
+TEST(RoundTrip, ApiVersionsResponse) {
+    ApiVersionsResponse m = make_api_versions_response();
+    m.throttle_time_ms = 12;
+    m.supported_features.push_back({"metadata.version", 1, 7});
+    m.finalized_features_epoch = 3;
+    m.finalized_features.push_back({"metadata.version", 7, 1});
+    m.zk_migration_ready = true;
+    for_each_version(ApiKey::api_versions, [&](int16_t v) {
+        round_trip(m, v, [&](const ApiVersionsResponse& d) {
+            ASSERT_EQ(d.api_keys.size(), m.api_keys.size());
+            EXPECT_EQ(d.api_keys[1].api_key, m.api_keys[1].api_key);
+            EXPECT_EQ(d.api_keys[1].max_version, m.api_keys[1].max_version);
+            EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 12 : 0);
+            EXPECT_EQ(d.supported_features.size(), v >= 3 ? 1u : 0u);
+            EXPECT_EQ(d.finalized_features_epoch,
+                      v >= 3 ? std::optional<int64_t>(3) : std::nullopt);
+            EXPECT_EQ(d.finalized_features.size(), v >= 3 ? 1u : 0u);
+            EXPECT_EQ(d.zk_migration_ready, v >= 3 ? std::optional<bool>(true) : std::nullopt);
+        });
+    });
+}
+
+TEST(RoundTrip, MetadataRequest) {
+    for_each_version(ApiKey::metadata, [&](int16_t v) {
+        MetadataRequest m;
+        m.topics = std::vector<MetadataRequestTopic>{{uuid_of(1), "orders"}, {uuid_of(2), "logs"}};
+        m.allow_auto_topic_creation = false;
+        m.include_cluster_authorized_operations = true;
+        m.include_topic_authorized_operations = true;
+        round_trip(m, v, [&](const MetadataRequest& d) {
+            ASSERT_TRUE(d.topics);
+            ASSERT_EQ(d.topics->size(), 2u);
+            EXPECT_EQ((*d.topics)[0].name, "orders");
+            EXPECT_EQ((*d.topics)[1].topic_id, v >= 10 ? uuid_of(2) : Uuid{});
+            EXPECT_EQ(d.allow_auto_topic_creation, v >= 4 ? false : true);
+            EXPECT_EQ(d.include_cluster_authorized_operations, v >= 8 && v <= 10);
+            EXPECT_EQ(d.include_topic_authorized_operations, v >= 8);
+        });
+        if (v >= 1) {
+            MetadataRequest all;  // null topics: all topics
+            round_trip(all, v, [](const MetadataRequest& d) { EXPECT_FALSE(d.topics); });
+        }
+        MetadataRequest none;
+        none.topics.emplace();
+        round_trip(none, v, [](const MetadataRequest& d) {
+            ASSERT_TRUE(d.topics);
+            EXPECT_TRUE(d.topics->empty());
+        });
+    });
+}
+
+TEST(RoundTrip, MetadataRequestV0NullTopicsIsAnError) {
+    auto body = test::bytes({0xff, 0xff, 0xff, 0xff});
+    auto d = decode_message<MetadataRequest>(body, 0);
+    ASSERT_FALSE(d);
+    EXPECT_EQ(d.error().field, "topics");
+    EXPECT_TRUE(decode_message<MetadataRequest>(body, 1));
+}
+
+MetadataResponse populated_metadata_response() {
+    MetadataResponse m;
+    m.throttle_time_ms = 5;
+    m.brokers.push_back({1, "localhost", 9092, "rack-a"});
+    m.brokers.push_back({2, "other", 9093, std::nullopt});
+    m.cluster_id = "skiff-cluster";
+    m.controller_id = 1;
+    MetadataResponseTopic t;
+    t.error_code = ErrorCode::none;
+    t.name = "orders";
+    t.topic_id = uuid_of(9);
+    t.is_internal = true;
+    t.topic_authorized_operations = 0x0f;
+    MetadataResponsePartition p;
+    p.error_code = ErrorCode::leader_not_available;
+    p.partition_index = 3;
+    p.leader_id = 1;
+    p.leader_epoch = 4;
+    p.replica_nodes = {1, 2};
+    p.isr_nodes = {1};
+    p.offline_replicas = {2};
+    t.partitions = {p};
+    m.topics = {t};
+    m.cluster_authorized_operations = 0x33;
+    return m;
+}
+
+TEST(RoundTrip, MetadataResponse) {
+    MetadataResponse m = populated_metadata_response();
+    for_each_version(ApiKey::metadata, [&](int16_t v) {
+        round_trip(m, v, [&](const MetadataResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, v >= 3 ? 5 : 0);
+            ASSERT_EQ(d.brokers.size(), 2u);
+            EXPECT_EQ(d.brokers[0].host, "localhost");
+            EXPECT_EQ(d.brokers[0].port, 9092);
+            EXPECT_EQ(d.brokers[0].rack,
+                      v >= 1 ? std::optional<std::string>("rack-a") : std::nullopt);
+            EXPECT_EQ(d.brokers[1].rack, std::nullopt);
+            EXPECT_EQ(d.cluster_id,
+                      v >= 2 ? std::optional<std::string>("skiff-cluster") : std::nullopt);
+            EXPECT_EQ(d.controller_id, v >= 1 ? 1 : -1);
+            ASSERT_EQ(d.topics.size(), 1u);
+            const auto& t = d.topics[0];
+            EXPECT_EQ(t.name, "orders");
+            EXPECT_EQ(t.topic_id, v >= 10 ? uuid_of(9) : Uuid{});
+            EXPECT_EQ(t.is_internal, v >= 1);
+            EXPECT_EQ(t.topic_authorized_operations, v >= 8 ? 0x0f : kAuthorizedOperationsOmitted);
+            ASSERT_EQ(t.partitions.size(), 1u);
+            const auto& p = t.partitions[0];
+            EXPECT_EQ(p.error_code, ErrorCode::leader_not_available);
+            EXPECT_EQ(p.partition_index, 3);
+            EXPECT_EQ(p.leader_epoch, v >= 7 ? 4 : -1);
+            EXPECT_EQ(p.replica_nodes, (std::vector<int32_t>{1, 2}));
+            EXPECT_EQ(p.isr_nodes, std::vector<int32_t>{1});
+            EXPECT_EQ(p.offline_replicas,
+                      v >= 5 ? std::vector<int32_t>{2} : std::vector<int32_t>{});
+            EXPECT_EQ(d.cluster_authorized_operations,
+                      v >= 8 && v <= 10 ? 0x33 : kAuthorizedOperationsOmitted);
+        });
+    });
+}
+
+TEST(RoundTrip, ProduceRequest) {
+    auto batch = build_record_batch({}, {{"k", "v", {}, 0}, {std::nullopt, "v2", {}, 1}});
+    for_each_version(ApiKey::produce, [&](int16_t v) {
+        ProduceRequest m;
+        m.transactional_id = "txn-1";
+        m.acks = -1;
+        m.timeout_ms = 30000;
+        m.topic_data.push_back(
+            {"orders", {{0, std::span<const std::byte>(batch)}, {1, std::nullopt}}});
+        round_trip(m, v, [&](const ProduceRequest& d) {
+            EXPECT_EQ(d.transactional_id,
+                      v >= 3 ? std::optional<std::string>("txn-1") : std::nullopt);
+            EXPECT_EQ(d.acks, -1);
+            EXPECT_EQ(d.timeout_ms, 30000);
+            ASSERT_EQ(d.topic_data.size(), 1u);
+            EXPECT_EQ(d.topic_data[0].name, "orders");
+            ASSERT_EQ(d.topic_data[0].partition_data.size(), 2u);
+            const auto& p = d.topic_data[0].partition_data[0];
+            EXPECT_EQ(p.index, 0);
+            ASSERT_TRUE(p.records);
+            EXPECT_TRUE(
+                std::equal(p.records->begin(), p.records->end(), batch.begin(), batch.end()));
+            EXPECT_FALSE(d.topic_data[0].partition_data[1].records);
+        });
+    });
+}
+
+TEST(RoundTrip, ProduceRecordsAreAViewIntoTheFrame) {
+    auto batch = build_record_batch({}, {{"k", "v", {}, 0}});
+    ProduceRequest m;
+    m.acks = 1;
+    m.topic_data.push_back({"t", {{0, std::span<const std::byte>(batch)}}});
+    auto frame = encode_request(m, 7, 1, "client");
+    auto h = decode_request_header(std::span(frame).subspan(4));
+    ASSERT_TRUE(h);
+    auto body = std::span(frame).subspan(4 + h->body_offset);
+    auto d = decode_message<ProduceRequest>(body, 7);
+    ASSERT_TRUE(d);
+    const auto& records = *d->topic_data[0].partition_data[0].records;
+    EXPECT_GE(records.data(), frame.data());
+    EXPECT_LE(records.data() + records.size(), frame.data() + frame.size());
+    EXPECT_TRUE(validate_batches(records));
+}
+
+TEST(RoundTrip, ProduceResponse) {
+    ProduceResponse m;
+    m.throttle_time_ms = 7;
+    PartitionProduceResponse p;
+    p.index = 2;
+    p.error_code = ErrorCode::invalid_record;
+    p.base_offset = 100;
+    p.log_append_time_ms = 1700000000000;
+    p.log_start_offset = 10;
+    p.record_errors = {{0, "bad"}, {1, std::nullopt}};
+    p.error_message = "dropped";
+    m.responses.push_back({"orders", {p}});
+    for_each_version(ApiKey::produce, [&](int16_t v) {
+        round_trip(m, v, [&](const ProduceResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 7 : 0);
+            ASSERT_EQ(d.responses.size(), 1u);
+            EXPECT_EQ(d.responses[0].name, "orders");
+            const auto& q = d.responses[0].partition_responses.at(0);
+            EXPECT_EQ(q.index, 2);
+            EXPECT_EQ(q.error_code, ErrorCode::invalid_record);
+            EXPECT_EQ(q.base_offset, 100);
+            EXPECT_EQ(q.log_append_time_ms, v >= 2 ? 1700000000000 : -1);
+            EXPECT_EQ(q.log_start_offset, v >= 5 ? 10 : -1);
+            EXPECT_EQ(q.record_errors.size(), v >= 8 ? 2u : 0u);
+            EXPECT_EQ(q.error_message,
+                      v >= 8 ? std::optional<std::string>("dropped") : std::nullopt);
+        });
+    });
+}
+
+TEST(RoundTrip, FetchRequest) {
+    FetchRequest m;
+    m.cluster_id = "cluster";
+    m.replica_id = -1;
+    m.max_wait_ms = 500;
+    m.min_bytes = 1;
+    m.max_bytes = 52428800;
+    m.isolation_level = 1;
+    m.session_id = 11;
+    m.session_epoch = 2;
+    FetchTopic t;
+    t.topic = "orders";
+    t.partitions.push_back({0, 5, 42, 4, 3, 1048576});
+    m.topics = {t};
+    m.forgotten_topics_data.push_back({"old", {}, {1, 2}});
+    m.rack_id = "rack-a";
+    for_each_version(ApiKey::fetch, [&](int16_t v) {
+        round_trip(m, v, [&](const FetchRequest& d) {
+            EXPECT_EQ(d.cluster_id, v >= 12 ? std::optional<std::string>("cluster") : std::nullopt);
+            EXPECT_EQ(d.max_wait_ms, 500);
+            EXPECT_EQ(d.min_bytes, 1);
+            EXPECT_EQ(d.max_bytes, 52428800);
+            EXPECT_EQ(d.isolation_level, 1);
+            EXPECT_EQ(d.session_id, v >= 7 ? 11 : 0);
+            EXPECT_EQ(d.session_epoch, v >= 7 ? 2 : -1);
+            ASSERT_EQ(d.topics.size(), 1u);
+            EXPECT_EQ(d.topics[0].topic, "orders");
+            const auto& p = d.topics[0].partitions.at(0);
+            EXPECT_EQ(p.partition, 0);
+            EXPECT_EQ(p.current_leader_epoch, v >= 9 ? 5 : -1);
+            EXPECT_EQ(p.fetch_offset, 42);
+            EXPECT_EQ(p.last_fetched_epoch, v >= 12 ? 4 : -1);
+            EXPECT_EQ(p.log_start_offset, v >= 5 ? 3 : -1);
+            EXPECT_EQ(p.partition_max_bytes, 1048576);
+            EXPECT_EQ(d.forgotten_topics_data.size(), v >= 7 ? 1u : 0u);
+            EXPECT_EQ(d.rack_id, v >= 11 ? "rack-a" : "");
+        });
+    });
+}
+
+TEST(RoundTrip, FetchResponse) {
+    auto batch = build_record_batch({}, {{"k", "v", {{"h", "x"}}, 0}});
+    FetchResponse m;
+    m.throttle_time_ms = 1;
+    m.error_code = ErrorCode::none;
+    m.session_id = 77;
+    PartitionData p;
+    p.partition_index = 0;
+    p.high_watermark = 10;
+    p.last_stable_offset = 9;
+    p.log_start_offset = 2;
+    p.diverging_epoch = EpochEndOffset{3, 8};
+    p.current_leader = LeaderIdAndEpoch{1, 6};
+    p.snapshot_id = SnapshotId{5, 2};
+    p.aborted_transactions = std::vector<AbortedTransaction>{{1000, 4}};
+    p.preferred_read_replica = -1;
+    p.records.inline_bytes = batch;
+    PartitionData empty;
+    empty.partition_index = 1;
+    empty.error_code = ErrorCode::offset_out_of_range;
+    empty.records.is_null = true;
+    m.responses.push_back({"orders", {}, {p, empty}});
+    for_each_version(ApiKey::fetch, [&](int16_t v) {
+        round_trip(m, v, [&](const FetchResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, 1);
+            EXPECT_EQ(d.session_id, v >= 7 ? 77 : 0);
+            ASSERT_EQ(d.responses.size(), 1u);
+            EXPECT_EQ(d.responses[0].topic, "orders");
+            ASSERT_EQ(d.responses[0].partitions.size(), 2u);
+            const auto& q = d.responses[0].partitions[0];
+            EXPECT_EQ(q.high_watermark, 10);
+            EXPECT_EQ(q.last_stable_offset, 9);
+            EXPECT_EQ(q.log_start_offset, v >= 5 ? 2 : -1);
+            EXPECT_EQ(q.diverging_epoch,
+                      v >= 12 ? std::optional(EpochEndOffset{3, 8}) : std::nullopt);
+            EXPECT_EQ(q.current_leader,
+                      v >= 12 ? std::optional(LeaderIdAndEpoch{1, 6}) : std::nullopt);
+            EXPECT_EQ(q.snapshot_id, v >= 12 ? std::optional(SnapshotId{5, 2}) : std::nullopt);
+            ASSERT_TRUE(q.aborted_transactions);
+            EXPECT_EQ(q.aborted_transactions->at(0), (AbortedTransaction{1000, 4}));
+            EXPECT_EQ(q.records.inline_bytes, batch);
+            EXPECT_FALSE(q.records.is_null);
+            const auto& e = d.responses[0].partitions[1];
+            EXPECT_EQ(e.error_code, ErrorCode::offset_out_of_range);
+            EXPECT_TRUE(e.records.is_null);
+            EXPECT_FALSE(e.aborted_transactions);
+        });
+    });
+}
+
+TEST(RoundTrip, ListOffsets) {
+    ListOffsetsRequest req;
+    req.replica_id = -1;
+    req.isolation_level = 1;
+    req.topics.push_back({"orders", {{0, 3, kListOffsetsMaxTimestamp, 1}}});
+    ListOffsetsResponse resp;
+    resp.throttle_time_ms = 4;
+    ListOffsetsPartitionResponse p;
+    p.partition_index = 0;
+    p.old_style_offsets = {5};
+    p.timestamp = 1234;
+    p.offset = 5;
+    p.leader_epoch = 2;
+    resp.topics.push_back({"orders", {p}});
+    for (int16_t v = 0; v <= find_api(ApiKey::list_offsets)->max_version; ++v) {
+        round_trip(req, v, [&](const ListOffsetsRequest& d) {
+            EXPECT_EQ(d.isolation_level, v >= 2 ? 1 : 0);
+            const auto& q = d.topics.at(0).partitions.at(0);
+            EXPECT_EQ(q.current_leader_epoch, v >= 4 ? 3 : -1);
+            EXPECT_EQ(q.timestamp, kListOffsetsMaxTimestamp);
+        });
+        round_trip(resp, v, [&](const ListOffsetsResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, v >= 2 ? 4 : 0);
+            const auto& q = d.topics.at(0).partitions.at(0);
+            EXPECT_EQ(q.old_style_offsets,
+                      v == 0 ? std::vector<int64_t>{5} : std::vector<int64_t>{});
+            EXPECT_EQ(q.timestamp, v >= 1 ? 1234 : -1);
+            EXPECT_EQ(q.offset, v >= 1 ? 5 : -1);
+            EXPECT_EQ(q.leader_epoch, v >= 4 ? 2 : -1);
+        });
+    }
+}
+
+TEST(Response, FrameSizeCountsFileRangesAndHeaderV1) {
+    FetchResponse m;
+    PartitionData p;
+    p.records.inline_bytes = test::bytes({1, 2, 3});
+    p.records.file_ranges.push_back(FileRange{5, 0, 1000, nullptr});
+    p.records.file_ranges.push_back(FileRange{5, 4096, 24, nullptr});
+    m.responses.push_back({"t", {}, {p}});
+    OutBuffer out;
+    out.put_int<int8_t>(9);  // an earlier frame's tail: encode_response appends
+    encode_response(m, 12, 99, out);
+    ASSERT_EQ(out.splices().size(), 2u);
+    EXPECT_EQ(out.total_size(), static_cast<int64_t>(out.memory_size()) + 1024);
+    auto frame = out.bytes().subspan(1);
+    EXPECT_EQ(wire::load_be<int32_t>(frame.data()), out.total_size() - 1 - 4);
+    EXPECT_EQ(wire::load_be<int32_t>(frame.data() + 4), 99);
+    EXPECT_EQ(static_cast<uint8_t>(frame[8]), 0u);  // header v1: empty tag buffer
+    // The records' length prefix counts the file bytes; memory ends where the splices go.
+    EXPECT_EQ(out.splices()[0].memory_offset, out.splices()[1].memory_offset);
+
+    OutBuffer v11;
+    encode_response(m, 11, 99, v11);
+    // Header v0: throttle_time_ms (0) right after the correlation id.
+    EXPECT_EQ(wire::load_be<int32_t>(v11.bytes().data() + 8), 0);
+}
+
+TEST(Request, EncodeRequestHeaderVersionFollowsTheTable) {
+    ApiVersionsRequest m;
+    m.client_software_name = "skiff-test";
+    m.client_software_version = "1";
+    auto frame = encode_request(m, 3, 17, "cid");
+    auto parsed = parse_frame(frame, kDefaultMaxFrameSize);
+    ASSERT_EQ(parsed.status, FrameParse::Status::complete);
+    auto body_frame = std::span(frame).subspan(4);
+    auto h = decode_request_header(body_frame);
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->flexible);
+    EXPECT_EQ(h->header.client_id, "cid");
+    auto d = decode_message<ApiVersionsRequest>(body_frame.subspan(h->body_offset), 3);
+    ASSERT_TRUE(d) << d.error().message;
+    EXPECT_EQ(d->client_software_name, "skiff-test");
+}
+
+}  // namespace
+}  // namespace skiff::protocol
