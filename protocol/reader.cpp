@@ -93,8 +93,13 @@ std::optional<std::string> Reader::read_string(const char* name, bool nullable, 
         fail(name, "negative string length " + std::to_string(length));
         return std::nullopt;
     }
-    if (!need(name, static_cast<size_t>(length)))
+    if (static_cast<size_t>(length) > remaining()) {
+        const size_t left = remaining();
+        pos_ = start;
+        fail(name, "length " + std::to_string(length) + " exceeds the " + std::to_string(left) +
+                       " bytes that remain");
         return std::nullopt;
+    }
     std::string s(reinterpret_cast<const char*>(data_.data() + pos_), static_cast<size_t>(length));
     pos_ += static_cast<size_t>(length);
     return s;
@@ -118,8 +123,13 @@ std::optional<std::span<const std::byte>> Reader::read_bytes(const char* name, b
         fail(name, "negative bytes length " + std::to_string(length));
         return std::nullopt;
     }
-    if (!need(name, static_cast<size_t>(length)))
+    if (static_cast<size_t>(length) > remaining()) {
+        const size_t left = remaining();
+        pos_ = start;
+        fail(name, "length " + std::to_string(length) + " exceeds the " + std::to_string(left) +
+                       " bytes that remain");
         return std::nullopt;
+    }
     auto view = data_.subspan(pos_, static_cast<size_t>(length));
     pos_ += static_cast<size_t>(length);
     return view;
