@@ -11,8 +11,9 @@ constexpr std::string_view kSyntax = "expected NAME://host:port entries separate
 
 std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t\r\n\f");
-    if (first == std::string_view::npos)
+    if (first == std::string_view::npos) {
         return {};
+    }
     const auto last = s.find_last_not_of(" \t\r\n\f");
     return s.substr(first, last - first + 1);
 }
@@ -44,8 +45,9 @@ bool valid_host_chars(std::string_view host, bool allow_colon) {
 
 Expected<Listener, std::string> parse_one(std::string_view entry) {
     const auto scheme_end = entry.find("://");
-    if (scheme_end == std::string_view::npos)
+    if (scheme_end == std::string_view::npos) {
         return unexpected(fail(entry, "has no \"://\""));
+    }
     Listener listener;
     const std::string_view name = entry.substr(0, scheme_end);
     if (!valid_name(name)) {
@@ -66,8 +68,9 @@ Expected<Listener, std::string> parse_one(std::string_view entry) {
     std::string_view port_text;
     if (!address.empty() && address.front() == '[') {
         const auto close = address.find(']');
-        if (close == std::string_view::npos)
+        if (close == std::string_view::npos) {
             return unexpected(fail(entry, "has no closing ']'"));
+        }
         host = address.substr(1, close - 1);
         if (host.find(':') == std::string_view::npos || !valid_host_chars(host, true)) {
             return unexpected(fail(entry, "has a bracketed host that is not an IPv6 address"));
@@ -78,8 +81,9 @@ Expected<Listener, std::string> parse_one(std::string_view entry) {
         port_text = address.substr(close + 2);
     } else {
         const auto colon = address.rfind(':');
-        if (colon == std::string_view::npos)
+        if (colon == std::string_view::npos) {
             return unexpected(fail(entry, "has no \":port\""));
+        }
         host = address.substr(0, colon);
         port_text = address.substr(colon + 1);
         if (host.find(':') != std::string_view::npos) {
@@ -119,16 +123,19 @@ Expected<std::vector<Listener>, std::string> parse_listeners(std::string_view te
     std::vector<Listener> listeners;
     std::set<std::string> names;
     std::set<uint16_t> ports;
-    if (trim(text).empty())
+    if (trim(text).empty()) {
         return unexpected(std::string(kSyntax) + " (the list is empty)");
+    }
     while (true) {
         const auto comma = text.find(',');
         const std::string_view entry = trim(text.substr(0, comma));
-        if (entry.empty())
+        if (entry.empty()) {
             return unexpected(fail(text, "has an empty entry"));
+        }
         auto listener = parse_one(entry);
-        if (!listener)
+        if (!listener) {
             return unexpected(std::move(listener.error()));
+        }
         // Kafka's rules: names identify listeners, and two listeners cannot share a fixed port.
         if (!names.insert(listener->name).second) {
             return unexpected(fail(entry, "repeats the listener name " + listener->name));
@@ -137,8 +144,9 @@ Expected<std::vector<Listener>, std::string> parse_listeners(std::string_view te
             return unexpected(fail(entry, "repeats port " + std::to_string(listener->port)));
         }
         listeners.push_back(std::move(*listener));
-        if (comma == std::string_view::npos)
+        if (comma == std::string_view::npos) {
             break;
+        }
         text.remove_prefix(comma + 1);
     }
     return listeners;
@@ -147,8 +155,9 @@ Expected<std::vector<Listener>, std::string> parse_listeners(std::string_view te
 std::string listeners_to_string(const std::vector<Listener>& listeners) {
     std::string out;
     for (const auto& listener : listeners) {
-        if (!out.empty())
+        if (!out.empty()) {
             out += ',';
+        }
         out += listener.to_string();
     }
     return out;

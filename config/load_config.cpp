@@ -121,16 +121,18 @@ Expected<void, ConfigError> check_advertised(const BrokerConfig& config, const R
 Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
     std::vector<RawSetting> raw;
     if (sources.file) {
-        if (auto ok = read_file(*sources.file, raw); !ok)
+        if (auto ok = read_file(*sources.file, raw); !ok) {
             return unexpected(ok.error());
+        }
     }
     for (const auto& [name, value] : sources.environment) {
         if (name.size() > kEnvPrefix.size() && name.starts_with(kEnvPrefix)) {
             raw.push_back({env_name_to_key(name), value, "environment variable " + name, 1});
         }
     }
-    if (auto ok = read_overrides(sources.overrides, raw); !ok)
+    if (auto ok = read_overrides(sources.overrides, raw); !ok) {
         return unexpected(ok.error());
+    }
 
     // The same key from a later entry (later line, higher layer) replaces the earlier one.
     std::vector<RawSetting> merged;
@@ -162,26 +164,30 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
     std::map<const SettingDescriptor*, std::pair<SettingLookup, const RawSetting*>> winners;
     for (const auto& descriptor : settings()) {
         auto it = present.find(&descriptor);
-        if (it == present.end())
+        if (it == present.end()) {
             continue;
+        }
         auto& candidates = it->second;
         std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-            if (a.second->layer != b.second->layer)
+            if (a.second->layer != b.second->layer) {
                 return a.second->layer < b.second->layer;
+            }
             return a.first.rank > b.first.rank;
         });
         for (const auto& [lookup, setting] : candidates) {
             auto ok = apply_setting(descriptor, lookup.spelling, setting->value, config);
-            if (!ok)
+            if (!ok) {
                 return unexpected(invalid_value(*setting, ok.error()));
+            }
         }
         const auto& winner = candidates.back();
         // A higher source overriding a lower one is the point of layering; two spellings in one
         // source disagreeing is probably a mistake worth a warning.
         for (size_t i = 0; i + 1 < candidates.size(); ++i) {
             const RawSetting& loser = *candidates[i].second;
-            if (loser.layer != winner.second->layer)
+            if (loser.layer != winner.second->layer) {
                 continue;
+            }
             loaded.warnings.push_back("ignoring " + loser.key + "=" + loser.value + " (from " +
                                       loser.source + "): " + winner.second->key + " (from " +
                                       winner.second->source + ") takes precedence");
@@ -202,15 +208,18 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
     defaults.advertised_listeners = derive_advertised(config.listeners);
     for (const auto& descriptor : settings()) {
         auto it = winners.find(&descriptor);
-        if (it == winners.end())
+        if (it == winners.end()) {
             continue;
+        }
         const std::string value = render_setting(descriptor, config);
-        if (value == render_setting(descriptor, defaults))
+        if (value == render_setting(descriptor, defaults)) {
             continue;
+        }
         const auto& [lookup, setting] = it->second;
         SettingOrigin origin{std::string(descriptor.key), value, setting->source, ""};
-        if (lookup.rank != 0)
+        if (lookup.rank != 0) {
             origin.set_as = setting->key + "=" + setting->value;
+        }
         loaded.non_defaults.push_back(std::move(origin));
     }
     return loaded;
@@ -221,8 +230,9 @@ std::vector<std::pair<std::string, std::string>> environment_from(char** envp) {
     for (char** entry = envp; entry != nullptr && *entry != nullptr; ++entry) {
         const std::string_view text(*entry);
         const auto eq = text.find('=');
-        if (eq == std::string_view::npos)
+        if (eq == std::string_view::npos) {
             continue;
+        }
         out.emplace_back(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
     }
     return out;

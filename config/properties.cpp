@@ -30,8 +30,9 @@ void append_utf8(std::string& out, uint32_t cp) {
 }
 
 std::optional<uint32_t> hex4(std::string_view s, size_t pos) {
-    if (pos + 4 > s.size())
+    if (pos + 4 > s.size()) {
         return std::nullopt;
+    }
     uint32_t v = 0;
     for (size_t i = pos; i < pos + 4; ++i) {
         const char c = s[i];
@@ -63,8 +64,9 @@ std::vector<LogicalLine> logical_lines(std::string_view text) {
     size_t pos = 0;
     while (pos < text.size()) {
         size_t end = text.find_first_of("\r\n", pos);
-        if (end == std::string_view::npos)
+        if (end == std::string_view::npos) {
             end = text.size();
+        }
         std::string_view natural = text.substr(pos, end - pos);
         ++line_no;
         pos = end;
@@ -74,12 +76,14 @@ std::vector<LogicalLine> logical_lines(std::string_view text) {
         }
 
         size_t skip = 0;
-        while (skip < natural.size() && is_blank(natural[skip]))
+        while (skip < natural.size() && is_blank(natural[skip])) {
             ++skip;
+        }
         natural.remove_prefix(skip);
         if (!continuing) {
-            if (natural.empty() || natural.front() == '#' || natural.front() == '!')
+            if (natural.empty() || natural.front() == '#' || natural.front() == '!') {
                 continue;
+            }
             out.push_back({"", line_no});
         }
         size_t backslashes = 0;
@@ -87,8 +91,9 @@ std::vector<LogicalLine> logical_lines(std::string_view text) {
             ++backslashes;
         }
         continuing = backslashes % 2 == 1;
-        if (continuing)
+        if (continuing) {
             natural.remove_suffix(1);
+        }
         out.back().text += natural;
     }
     return out;
@@ -103,8 +108,9 @@ Expected<std::string, std::string> unescape(std::string_view s) {
             out += s[i];
             continue;
         }
-        if (++i == s.size())
+        if (++i == s.size()) {
             break;  // a lone trailing backslash stands for nothing, as in Java
+        }
         switch (const char c = s[i]) {
             case 't':
                 out += '\t';
@@ -120,8 +126,9 @@ Expected<std::string, std::string> unescape(std::string_view s) {
                 break;
             case 'u': {
                 auto cp = hex4(s, i + 1);
-                if (!cp)
+                if (!cp) {
                     return unexpected(std::string("malformed \\uXXXX escape"));
+                }
                 i += 4;
                 // A high surrogate followed by an escaped low surrogate is one code point.
                 if (*cp >= 0xD800 && *cp < 0xDC00 && i + 2 < s.size() && s[i + 1] == '\\' &&
@@ -155,26 +162,31 @@ Expected<std::vector<PropertyEntry>, PropertiesError> parse_properties(std::stri
                 key_end += 2;
                 continue;
             }
-            if (c == '=' || c == ':' || is_blank(c))
+            if (c == '=' || c == ':' || is_blank(c)) {
                 break;
+            }
             ++key_end;
         }
         key_end = std::min(key_end, s.size());
         size_t value_begin = key_end;
-        while (value_begin < s.size() && is_blank(s[value_begin]))
+        while (value_begin < s.size() && is_blank(s[value_begin])) {
             ++value_begin;
+        }
         if (value_begin < s.size() && (s[value_begin] == '=' || s[value_begin] == ':')) {
             ++value_begin;
         }
-        while (value_begin < s.size() && is_blank(s[value_begin]))
+        while (value_begin < s.size() && is_blank(s[value_begin])) {
             ++value_begin;
+        }
 
         auto key = unescape(s.substr(0, key_end));
-        if (!key)
+        if (!key) {
             return unexpected(PropertiesError{logical.line, std::move(key.error())});
+        }
         auto value = unescape(s.substr(value_begin));
-        if (!value)
+        if (!value) {
             return unexpected(PropertiesError{logical.line, std::move(value.error())});
+        }
         entries.push_back({std::move(*key), std::move(*value), logical.line});
     }
     return entries;

@@ -20,8 +20,9 @@ std::string spellings_note(const SettingDescriptor& setting) {
 std::string markdown_cell(std::string_view text) {
     std::string out;
     for (char c : text) {
-        if (c == '|')
+        if (c == '|') {
             out += '\\';
+        }
         out += c;
     }
     return out;

@@ -6,13 +6,14 @@
 namespace skiff::config {
 namespace {
 
-constexpr int64_t kMsPerMinute = 60 * 1000;
+constexpr int64_t kMsPerMinute = int64_t{60} * 1000;
 constexpr int64_t kMsPerHour = 60 * kMsPerMinute;
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 std::optional<std::string> check_single_log_dir(std::string_view value) {
-    if (value.empty())
+    if (value.empty()) {
         return "expected a directory path";
+    }
     if (value.find(',') != std::string_view::npos) {
         return "expected a single directory (skiff supports one log directory, not a list)";
     }
@@ -20,8 +21,9 @@ std::optional<std::string> check_single_log_dir(std::string_view value) {
 }
 
 std::optional<std::string> check_cleanup_policy(std::string_view value) {
-    if (value == "delete")
+    if (value == "delete") {
         return std::nullopt;
+    }
     return "expected delete (skiff does not compact logs)";
 }
 
@@ -145,22 +147,26 @@ std::vector<SettingDescriptor> make_table() {
 
 std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t\r\n\f");
-    if (first == std::string_view::npos)
+    if (first == std::string_view::npos) {
         return {};
+    }
     const auto last = s.find_last_not_of(" \t\r\n\f");
     return s.substr(first, last - first + 1);
 }
 
 // Java's Long.parseLong: optional sign, decimal digits, nothing else.
 std::optional<int64_t> parse_int64(std::string_view s) {
-    if (!s.empty() && s.front() == '+')
+    if (!s.empty() && s.front() == '+') {
         s.remove_prefix(1);
-    if (s.empty() || s.front() == '+')
+    }
+    if (s.empty() || s.front() == '+') {
         return std::nullopt;
+    }
     int64_t v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || end != s.data() + s.size())
+    if (ec != std::errc{} || end != s.data() + s.size()) {
         return std::nullopt;
+    }
     return v;
 }
 
@@ -191,10 +197,12 @@ Expected<int64_t, std::string> parse_integer(const SettingDescriptor& setting,
     const int64_t unit_max = max / scale;
     const bool max_is_width = setting.max >= type_max && scale == 1;
     const auto value = parse_int64(text);
-    if (value && setting.minus_one_is_unlimited && *value == -1)
+    if (value && setting.minus_one_is_unlimited && *value == -1) {
         return int64_t{-1};
-    if (value && *value >= unit_min && *value <= unit_max)
+    }
+    if (value && *value >= unit_min && *value <= unit_max) {
         return *value * scale;
+    }
     std::string expected =
         "expected " + describe_range(unit_min, max_is_width ? INT64_MAX : unit_max,
                                      setting.minus_one_is_unlimited);
@@ -213,8 +221,9 @@ const std::vector<SettingDescriptor>& settings() {
 
 std::optional<SettingLookup> find_setting(std::string_view key) {
     for (const auto& setting : settings()) {
-        if (setting.key == key)
+        if (setting.key == key) {
             return SettingLookup{&setting, Spelling{setting.key}, 0};
+        }
         for (size_t i = 0; i < setting.other_spellings.size(); ++i) {
             if (setting.other_spellings[i].key == key) {
                 return SettingLookup{&setting, setting.other_spellings[i], static_cast<int>(i + 1)};
@@ -229,8 +238,9 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
                                           BrokerConfig& config) {
     const std::string_view text = trim(raw);
     if (setting.check) {
-        if (auto problem = setting.check(text))
+        if (auto problem = setting.check(text)) {
             return unexpected(std::move(*problem));
+        }
     }
     return std::visit(
         [&](auto member) -> Expected<void, std::string> {
@@ -239,21 +249,24 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
                 return {};
             } else if constexpr (std::is_same_v<M, int32_t BrokerConfig::*>) {
                 auto v = parse_integer(setting, spelling, text, kInt32Max);
-                if (!v)
+                if (!v) {
                     return unexpected(std::move(v.error()));
+                }
                 config.*member = static_cast<int32_t>(*v);
                 return {};
             } else if constexpr (std::is_same_v<M, int64_t BrokerConfig::*>) {
                 auto v = parse_integer(setting, spelling, text, INT64_MAX);
-                if (!v)
+                if (!v) {
                     return unexpected(std::move(v.error()));
+                }
                 config.*member = *v;
                 return {};
             } else if constexpr (std::is_same_v<M, bool BrokerConfig::*>) {
                 // Kafka's ConfigDef accepts true/false in any case.
                 std::string lower(text);
-                for (char& c : lower)
+                for (char& c : lower) {
                     c = (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+                }
                 if (lower != "true" && lower != "false") {
                     return unexpected(std::string("expected true or false"));
                 }
@@ -264,8 +277,9 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
                 return {};
             } else {
                 auto listeners = parse_listeners(text);
-                if (!listeners)
+                if (!listeners) {
                     return unexpected(std::move(listeners.error()));
+                }
                 config.*member = std::move(*listeners);
                 return {};
             }
@@ -274,11 +288,13 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
 }
 
 std::string describe_allowed(const SettingDescriptor& setting) {
-    if (std::holds_alternative<bool BrokerConfig::*>(setting.member))
+    if (std::holds_alternative<bool BrokerConfig::*>(setting.member)) {
         return "true or false";
+    }
     const bool is_int32 = std::holds_alternative<int32_t BrokerConfig::*>(setting.member);
-    if (!is_int32 && !std::holds_alternative<int64_t BrokerConfig::*>(setting.member))
+    if (!is_int32 && !std::holds_alternative<int64_t BrokerConfig::*>(setting.member)) {
         return "";
+    }
     const int64_t type_max = is_int32 ? kInt32Max : INT64_MAX;
     const int64_t max = setting.max >= type_max ? INT64_MAX : setting.max;
     return describe_range(setting.min, max, setting.minus_one_is_unlimited);

@@ -12,8 +12,9 @@ namespace {
 TEST(SettingsTable, DefaultsMatchBrokerConfig) {
     const BrokerConfig defaults;
     for (const auto& setting : settings()) {
-        if (setting.default_value.empty())
+        if (setting.default_value.empty()) {
             continue;  // derived (advertised.listeners)
+        }
         BrokerConfig parsed;
         auto ok = apply_setting(setting, Spelling{setting.key}, setting.default_value, parsed);
         ASSERT_TRUE(ok.has_value()) << setting.key << ": " << ok.error();
@@ -28,8 +29,9 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
     // not be configured. BrokerConfig has 22 settings: update this count together with it.
     std::vector<SettingMember> members;
     for (const auto& setting : settings()) {
-        if (std::holds_alternative<std::monostate>(setting.member))
+        if (std::holds_alternative<std::monostate>(setting.member)) {
             continue;
+        }
         for (const auto& other : members) {
             EXPECT_FALSE(other == setting.member) << setting.key << " shares a member";
         }
