@@ -1,13 +1,111 @@
-// skiff: a single-binary Kafka-compatible broker.
-//   skiff [--config FILE] [--override key=value]...   run the broker
-//   skiff dump-log [--verify] PATH...                   print / verify segment files
-#include <cstring>
+// skiff: a single-binary broker that speaks the Kafka wire protocol.
+//   skiff [--config FILE] [--override key=value]... [--log-level LEVEL]   run the broker
+//   skiff dump-log [--verify] PATH...                                      print / check segment
+//   files skiff health [--bootstrap-server HOST:PORT]                            ask a broker if it
+//   serves
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
 #include <string_view>
 
+#include "broker/health_check.h"
+#include "broker/server.h"
+#include "config/broker_config.h"
 #include "storage/dump_log.h"
 
+extern char** environ;
+
+namespace {
+
+constexpr const char* kUsage = R"(usage:
+  skiff [--config FILE] [--override KEY=VALUE]... [--log-level LEVEL]
+      Run the broker. Settings use Kafka's names (see config/server.properties). Precedence:
+      built-in defaults < --config FILE < SKIFF_<KEY> environment variables (log.dirs ->
+      SKIFF_LOG_DIRS) < --override. LEVEL: trace, debug, info (default), warn, error.
+  skiff dump-log [--verify] PATH...
+      Print what .log, .index and .timeindex files (or partition directories) hold;
+      --verify checks CRCs and index consistency and exits non-zero on any problem.
+  skiff health [--bootstrap-server HOST:PORT] [--timeout-ms N]
+      Exit 0 when the broker answers ApiVersions, 1 otherwise.
+  skiff --help | --version
+
+settings:
+)";
+
+int run_broker(int argc, char** argv) {
+    skiff::config::ConfigSources sources;
+    std::string log_level = "info";
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a = argv[i];
+        auto value = [&](std::string_view flag) -> std::string {
+            if (a.size() > flag.size() && a.substr(0, flag.size()) == flag && a[flag.size()] == '=')
+                return std::string(a.substr(flag.size() + 1));
+            if (i + 1 >= argc)
+                throw std::invalid_argument(std::string(flag) + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            std::printf("%s%s", kUsage, skiff::config::config_keys_help().c_str());
+            return 0;
+        } else if (a == "--version") {
+            std::printf("skiff %s\n", SKIFF_VERSION);
+            return 0;
+        } else if (a.starts_with("--config")) {
+            sources.file = value("--config");
+        } else if (a.starts_with("--override")) {
+            sources.overrides.push_back(value("--override"));
+        } else if (a.starts_with("--log-level")) {
+            log_level = value("--log-level");
+        } else {
+            std::fprintf(stderr, "skiff: unknown argument '%s' (see skiff --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    auto level = spdlog::level::from_str(log_level);
+    if (level == spdlog::level::off && log_level != "off") {
+        std::fprintf(stderr, "skiff: unknown log level '%s'\n", log_level.c_str());
+        return 2;
+    }
+    spdlog::set_level(level);
+    spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%^%l%$] %v");
+
+    sources.environment = skiff::config::environment_from(environ);
+    auto loaded = skiff::config::load_config(sources);
+    if (!loaded) {
+        spdlog::error("configuration error: {}", loaded.error().message);
+        return 2;
+    }
+    for (const auto& w : loaded->warnings)
+        spdlog::warn("{}", w);
+    spdlog::info("skiff {} starting", SKIFF_VERSION);
+    for (const auto& s : loaded->non_defaults)
+        spdlog::info("setting {}={} (from {})", s.key, s.value, s.source);
+
+    try {
+        skiff::broker::Server server(loaded->config);
+        return server.run();
+    } catch (const std::exception& e) {
+        spdlog::error("cannot start: {}", e.what());
+        return 1;
+    }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    if (argc >= 2 && std::string_view(argv[1]) == "dump-log")
-        return skiff::storage::dump_log_main(argc - 2, argv + 2);
-    return 2;
+    if (argc >= 2) {
+        std::string_view command = argv[1];
+        if (command == "dump-log")
+            return skiff::storage::dump_log_main(argc - 2, argv + 2);
+        if (command == "health")
+            return skiff::broker::health_check_main(argc - 2, argv + 2);
+    }
+    try {
+        return run_broker(argc, argv);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "skiff: %s\n", e.what());
+        return 2;
+    }
 }

@@ -1,0 +1,48 @@
+// The state every request handler shares: configuration, the partition logs, the topic
+// registry, long-poll waiters and the cluster identity. Owned by the Server; handlers get a
+// reference through their RequestContext. Every member is safe to use from any I/O thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "broker/partition_waiters.h"
+#include "broker/topic_registry.h"
+#include "config/broker_config.h"
+#include "storage/log_config.h"
+#include "storage/log_manager.h"
+
+namespace skiff::broker {
+
+// The broker's settings as storage/ wants them (storage never sees the global config).
+storage::LogConfig log_config_from(const config::BrokerConfig& config);
+
+class Broker {
+  public:
+    Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager> logs,
+           std::string cluster_id);
+
+    const config::BrokerConfig& config() const { return config_; }
+    storage::LogManager& logs() { return *logs_; }
+    TopicRegistry& topics() { return topics_; }
+    PartitionWaiters& waiters() { return waiters_; }
+    const std::string& cluster_id() const { return cluster_id_; }
+    int32_t node_id() const { return config_.node_id; }
+
+    // Where clients should connect: the first advertised listener, with the bound port filled
+    // in when the listener asked for an ephemeral port (0).
+    const std::string& advertised_host() const { return advertised_host_; }
+    int32_t advertised_port() const { return advertised_port_; }
+    void set_bound_port(uint16_t port);
+
+  private:
+    config::BrokerConfig config_;
+    std::unique_ptr<storage::LogManager> logs_;
+    TopicRegistry topics_;
+    PartitionWaiters waiters_;
+    std::string cluster_id_;
+    std::string advertised_host_;
+    int32_t advertised_port_ = 9092;
+};
+
+}  // namespace skiff::broker

@@ -1,0 +1,20 @@
+// The cluster id, generated once and kept in `<log dir>/meta.properties` as Kafka does, so every
+// restart (and every client's cached metadata) sees the same cluster.
+//
+// meta.properties (Java properties):
+//   version=1
+//   cluster.id=<22-character base64url UUID>
+//   node.id=<node.id>
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace skiff::broker {
+
+// Reads meta.properties or creates it. Throws std::runtime_error when the file exists but cannot
+// be read or names another node id (a start-up failure, reported to the operator).
+std::string load_or_create_cluster_id(const std::filesystem::path& log_dir, int32_t node_id);
+
+}  // namespace skiff::broker

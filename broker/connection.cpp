@@ -1,0 +1,276 @@
+#include "broker/connection.h"
+
+#include <spdlog/spdlog.h>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/post.hpp>
+#include <asio/use_awaitable.hpp>
+#include <cstring>
+
+#include "broker/broker.h"
+#include "broker/connection_tracker.h"
+#include "broker/request_router.h"
+#include "broker/response_writer.h"
+#include "protocol/api_table.h"
+#include "protocol/api_versions.h"
+#include "protocol/frame.h"
+#include "protocol/request_header.h"
+
+namespace skiff::broker {
+namespace {
+
+constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
+constexpr size_t kInitialReadBuffer = 64 * 1024;
+// Responses queued but not yet written. Past this the read loop waits for the writer, which
+// bounds both memory and the number of requests in flight per connection.
+constexpr size_t kMaxQueuedResponses = 32;
+
+asio::awaitable<void> wait_signal(asio::steady_timer& t) {
+    t.expires_at(asio::steady_timer::time_point::max());
+    co_await t.async_wait(use_tuple);
+}
+
+std::string describe_peer(const asio::ip::tcp::socket& s) {
+    std::error_code ec;
+    auto ep = s.remote_endpoint(ec);
+    if (ec)
+        return "unknown peer";
+    return ep.address().to_string() + ":" + std::to_string(ep.port());
+}
+
+// Detached coroutines must not lose their errors: log anything that escapes.
+void log_if_failed(const char* what, const std::string& peer, std::exception_ptr e) {
+    if (!e)
+        return;
+    try {
+        std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+        spdlog::error("connection {}: {} failed: {}", peer, what, ex.what());
+    }
+}
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket socket, Broker& broker, const RequestRouter& router,
+                       ConnectionTracker& tracker)
+    : socket_(std::move(socket)),
+      broker_(broker),
+      router_(router),
+      tracker_(tracker),
+      peer_(describe_peer(socket_)),
+      in_(kInitialReadBuffer),
+      queue_signal_(socket_.get_executor()),
+      space_signal_(socket_.get_executor()),
+      idle_timer_(socket_.get_executor()),
+      last_activity_(std::chrono::steady_clock::now()) {}
+
+Connection::~Connection() {
+    tracker_.remove(this);
+    spdlog::debug("connection {} closed", peer_);
+}
+
+void Connection::start() {
+    spdlog::debug("connection {} accepted", peer_);
+    std::error_code ec;
+    socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+    socket_.native_non_blocking(true, ec);  // sendfile(2) must never block an I/O thread
+    auto self = shared_from_this();
+    auto ex = socket_.get_executor();
+    asio::co_spawn(ex, read_loop(),
+                   [self](std::exception_ptr e) { log_if_failed("read", self->peer_, e); });
+    asio::co_spawn(ex, write_loop(),
+                   [self](std::exception_ptr e) { log_if_failed("write", self->peer_, e); });
+    asio::co_spawn(ex, idle_watchdog(),
+                   [self](std::exception_ptr e) { log_if_failed("idle timer", self->peer_, e); });
+}
+
+void Connection::begin_shutdown() {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        self->stopping_ = true;
+        std::error_code ec;
+        // EOF for the read loop; responses already queued are still written.
+        self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ec);
+    });
+}
+
+asio::awaitable<void> Connection::read_loop() {
+    auto self = shared_from_this();
+    const int32_t max_frame = broker_.config().socket_request_max_bytes;
+    while (!stopping_ && !closed_) {
+        auto available = std::span<const std::byte>(in_.data() + begin_, end_ - begin_);
+        auto frame = protocol::parse_frame(available, max_frame);
+        if (frame.status == protocol::FrameParse::Status::error) {
+            spdlog::warn("connection {}: {}; closing", peer_, frame.error);
+            break;
+        }
+        if (frame.status == protocol::FrameParse::Status::complete) {
+            bool keep =
+                co_await process(available.subspan(4, static_cast<size_t>(frame.frame_size)));
+            begin_ += 4 + static_cast<size_t>(frame.frame_size);
+            if (begin_ == end_)
+                begin_ = end_ = 0;
+            if (!keep)
+                break;
+            while (queue_.size() >= kMaxQueuedResponses && !closed_)
+                co_await wait_signal(space_signal_);
+            continue;
+        }
+        // Need more bytes. Make room for the whole frame once its size is known (parse_frame
+        // has already refused sizes over socket.request.max.bytes, so this cannot be abused).
+        size_t needed = 4;
+        if (available.size() >= 4) {
+            uint32_t size = 0;
+            for (int i = 0; i < 4; ++i)
+                size = (size << 8) | static_cast<uint8_t>(available[i]);
+            needed = 4 + size;
+        }
+        if (begin_ > 0 && in_.size() - begin_ < std::max(needed, kInitialReadBuffer / 2)) {
+            std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+            end_ -= begin_;
+            begin_ = 0;
+        }
+        if (in_.size() - begin_ < needed)
+            in_.resize(begin_ + needed);
+        auto [ec, n] = co_await socket_.async_read_some(
+            asio::buffer(in_.data() + end_, in_.size() - end_), use_tuple);
+        if (ec) {
+            if (ec != asio::error::eof && ec != asio::error::operation_aborted)
+                spdlog::debug("connection {}: read failed: {}", peer_, ec.message());
+            break;
+        }
+        end_ += n;
+        last_activity_ = std::chrono::steady_clock::now();
+    }
+    reading_done_ = true;
+    queue_signal_.cancel();
+}
+
+asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
+    auto decoded = protocol::decode_request_header(frame);
+    if (!decoded) {
+        spdlog::warn("connection {}: malformed request header: {}; closing", peer_,
+                     decoded.error().message);
+        co_return false;
+    }
+    const auto& header = decoded->header;
+    const auto* api = protocol::find_api(header.api_key);
+    const bool version_ok =
+        api && header.api_version >= api->min_version && header.api_version <= api->max_version;
+    auto out = take_buffer();
+    if (!version_ok && header.api_key == static_cast<int16_t>(protocol::ApiKey::api_versions)) {
+        // Clients probe with their newest ApiVersions; the v0 answer with error 35 tells them
+        // which versions to retry with.
+        protocol::encode_api_versions_unsupported(header.correlation_id, *out);
+        enqueue(std::move(out));
+        co_return true;
+    }
+    if (!api) {
+        spdlog::warn("connection {}: unsupported API key {} (version {}); closing", peer_,
+                     header.api_key, header.api_version);
+        recycle(std::move(out));
+        co_return false;
+    }
+    if (!version_ok) {
+        spdlog::warn("connection {}: {} version {} is not supported (supported {}-{}); closing",
+                     peer_, protocol::api_name(api->key), header.api_version, api->min_version,
+                     api->max_version);
+        recycle(std::move(out));
+        co_return false;
+    }
+    RequestContext ctx{broker_, header, peer_};
+    RouteOutcome outcome;
+    try {
+        outcome = co_await router_.find(header.api_key)(ctx, frame.subspan(decoded->body_offset),
+                                                        header.api_version, *out);
+    } catch (const std::exception& e) {
+        spdlog::error("connection {}: {} v{} failed: {}; closing", peer_,
+                      protocol::api_name(api->key), header.api_version, e.what());
+        co_return false;
+    }
+    if (outcome.decode_error) {
+        spdlog::warn("connection {}: malformed {} v{} request: {}; closing", peer_,
+                     protocol::api_name(api->key), header.api_version,
+                     outcome.decode_error->message);
+        recycle(std::move(out));
+        co_return false;
+    }
+    if (outcome.respond)
+        enqueue(std::move(out));
+    else
+        recycle(std::move(out));
+    co_return true;
+}
+
+asio::awaitable<void> Connection::write_loop() {
+    auto self = shared_from_this();
+    for (;;) {
+        while (queue_.empty() && !reading_done_ && !closed_)
+            co_await wait_signal(queue_signal_);
+        if (queue_.empty() || closed_)
+            break;
+        auto ec = co_await write_response(socket_, *queue_.front());
+        if (ec) {
+            spdlog::debug("connection {}: write failed: {}", peer_, ec.message());
+            break;
+        }
+        recycle(std::move(queue_.front()));
+        queue_.pop_front();
+        space_signal_.cancel();
+        last_activity_ = std::chrono::steady_clock::now();
+    }
+    close_socket();
+}
+
+asio::awaitable<void> Connection::idle_watchdog() {
+    auto self = shared_from_this();
+    const auto idle = std::chrono::milliseconds(broker_.config().connections_max_idle_ms);
+    while (!closed_) {
+        idle_timer_.expires_at(last_activity_ + idle);
+        co_await idle_timer_.async_wait(use_tuple);
+        if (closed_)
+            break;
+        if (std::chrono::steady_clock::now() - last_activity_ >= idle && queue_.empty()) {
+            spdlog::debug("connection {}: idle for {} ms; closing", peer_, idle.count());
+            close_socket();
+        }
+    }
+}
+
+std::unique_ptr<protocol::OutBuffer> Connection::take_buffer() {
+    if (spare_.empty())
+        return std::make_unique<protocol::OutBuffer>();
+    auto b = std::move(spare_.back());
+    spare_.pop_back();
+    b->clear();
+    return b;
+}
+
+void Connection::enqueue(std::unique_ptr<protocol::OutBuffer> response) {
+    queue_.push_back(std::move(response));
+    queue_signal_.cancel();
+}
+
+void Connection::recycle(std::unique_ptr<protocol::OutBuffer> buffer) {
+    // A buffer that grew for one huge response is not kept: its memory would sit idle.
+    constexpr size_t kKeepCapacity = 1 << 20;
+    if (spare_.size() < kMaxQueuedResponses && buffer->bytes().size() < kKeepCapacity) {
+        buffer->clear();
+        spare_.push_back(std::move(buffer));
+    }
+}
+
+void Connection::close_socket() {
+    if (closed_)
+        return;
+    closed_ = true;
+    std::error_code ec;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+    queue_signal_.cancel();
+    space_signal_.cancel();
+    idle_timer_.cancel();
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,72 @@
+// One client connection. Three coroutines share the connection's strand, so none of them ever
+// runs at the same time as another:
+//   read loop   reads pipelined request frames into one reusable buffer, handles them one at a
+//               time in arrival order (as Kafka does) and queues each response;
+//   write loop  writes queued responses strictly in order (memory + sendfile ranges);
+//   watchdog    closes the connection after connections.max.idle.ms without a request.
+// The response queue is bounded: a client that sends faster than it reads stops being read.
+#pragma once
+
+#include <asio/awaitable.hpp>
+#include <asio/ip/tcp.hpp>
+#include <asio/steady_timer.hpp>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "protocol/out_buffer.h"
+
+namespace skiff::broker {
+
+class Broker;
+class RequestRouter;
+class ConnectionTracker;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+  public:
+    Connection(asio::ip::tcp::socket socket, Broker& broker, const RequestRouter& router,
+               ConnectionTracker& tracker);
+    ~Connection();
+
+    void start();
+    // Thread-safe: stop reading new requests, answer what was read, then close.
+    void begin_shutdown();
+    const std::string& peer() const { return peer_; }
+
+  private:
+    asio::awaitable<void> read_loop();
+    asio::awaitable<void> write_loop();
+    asio::awaitable<void> idle_watchdog();
+    // Handles one complete request frame (without its size prefix). False: close the connection.
+    asio::awaitable<bool> process(std::span<const std::byte> frame);
+
+    std::unique_ptr<protocol::OutBuffer> take_buffer();
+    void enqueue(std::unique_ptr<protocol::OutBuffer> response);
+    void recycle(std::unique_ptr<protocol::OutBuffer> buffer);
+    void close_socket();
+
+    asio::ip::tcp::socket socket_;
+    Broker& broker_;
+    const RequestRouter& router_;
+    ConnectionTracker& tracker_;
+    std::string peer_;
+
+    // Read buffer: bytes [begin_, end_) are received and not yet consumed.
+    std::vector<std::byte> in_;
+    size_t begin_ = 0;
+    size_t end_ = 0;
+
+    std::deque<std::unique_ptr<protocol::OutBuffer>> queue_;
+    std::vector<std::unique_ptr<protocol::OutBuffer>> spare_;  // reused: no allocation per request
+    asio::steady_timer queue_signal_;  // timers used as condition variables (cancel = notify)
+    asio::steady_timer space_signal_;
+    asio::steady_timer idle_timer_;
+    std::chrono::steady_clock::time_point last_activity_;
+    bool reading_done_ = false;
+    bool closed_ = false;
+    bool stopping_ = false;
+};
+
+}  // namespace skiff::broker

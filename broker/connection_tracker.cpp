@@ -1,0 +1,37 @@
+#include "broker/connection_tracker.h"
+
+#include "broker/connection.h"
+
+namespace skiff::broker {
+
+bool ConnectionTracker::try_add(const std::shared_ptr<Connection>& c) {
+    std::lock_guard lock(mutex_);
+    if (live_.size() >= max_)
+        return false;
+    live_.emplace(c.get(), c);
+    return true;
+}
+
+void ConnectionTracker::remove(const Connection* c) {
+    std::lock_guard lock(mutex_);
+    live_.erase(c);
+}
+
+size_t ConnectionTracker::count() const {
+    std::lock_guard lock(mutex_);
+    return live_.size();
+}
+
+void ConnectionTracker::shutdown_all() {
+    std::vector<std::shared_ptr<Connection>> all;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [_, weak] : live_)
+            if (auto c = weak.lock())
+                all.push_back(std::move(c));
+    }
+    for (auto& c : all)
+        c->begin_shutdown();
+}
+
+}  // namespace skiff::broker

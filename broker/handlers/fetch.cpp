@@ -1,0 +1,121 @@
+#include <algorithm>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+#include <chrono>
+#include <limits>
+
+#include "broker/broker.h"
+#include "broker/error_mapping.h"
+#include "broker/handlers/handlers.h"
+
+namespace skiff::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+// One pass over every requested partition. Returns the record bytes gathered and whether any
+// partition answered with an error (errors are returned at once, without waiting).
+struct Pass {
+    int64_t bytes = 0;
+    bool has_error = false;
+};
+
+Pass read_all(Broker& broker, const protocol::FetchRequest& req, int16_t version,
+              protocol::FetchResponse& resp) {
+    Pass pass;
+    // v3+ has a response-wide limit; before that only per-partition limits existed.
+    int64_t budget =
+        version >= 3 ? std::max<int64_t>(req.max_bytes, 0) : std::numeric_limits<int32_t>::max();
+    resp.responses.clear();
+    resp.responses.reserve(req.topics.size());
+    for (const auto& topic : req.topics) {
+        protocol::FetchableTopicResponse t;
+        t.topic = topic.topic;
+        t.partitions.reserve(topic.partitions.size());
+        for (const auto& p : topic.partitions) {
+            protocol::PartitionData out;
+            out.partition_index = p.partition;
+            out.high_watermark = -1;
+            out.last_stable_offset = -1;
+            out.log_start_offset = -1;
+            out.preferred_read_replica = -1;
+            auto* log = broker.logs().get({topic.topic, p.partition});
+            if (!log) {
+                out.error_code = ErrorCode::unknown_topic_or_partition;
+                pass.has_error = true;
+                t.partitions.push_back(std::move(out));
+                continue;
+            }
+            // KIP-74: the first partition that returns data may exceed the limits by one whole
+            // batch, so a consumer is never stuck behind a batch bigger than its limits.
+            const bool first_data = pass.bytes == 0 && version >= 3;
+            const int64_t limit =
+                std::min<int64_t>(std::max<int64_t>(p.partition_max_bytes, 0), budget);
+            auto read = log->read(p.fetch_offset, limit, first_data);
+            if (!read) {
+                out.error_code = to_error_code(read.error().code);
+                out.high_watermark = log->high_watermark();
+                out.last_stable_offset = out.high_watermark;
+                out.log_start_offset = log->log_start_offset();
+                pass.has_error = true;
+                t.partitions.push_back(std::move(out));
+                continue;
+            }
+            out.error_code = ErrorCode::none;
+            out.high_watermark = read->high_watermark;
+            out.last_stable_offset = read->high_watermark;  // no transactions: everything is stable
+            out.log_start_offset = read->log_start_offset;
+            out.records.file_ranges.reserve(read->slices.size());
+            for (auto& s : read->slices)
+                out.records.file_ranges.push_back(
+                    {s.fd, s.position, s.length, std::move(s.keepalive)});
+            pass.bytes += read->total_bytes;
+            budget = std::max<int64_t>(budget - read->total_bytes, 0);
+            t.partitions.push_back(std::move(out));
+        }
+        resp.responses.push_back(std::move(t));
+    }
+    return pass;
+}
+
+}  // namespace
+
+asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
+                                                      const protocol::FetchRequest& req) {
+    const int16_t version = ctx.header.api_version;
+    protocol::FetchResponse resp;
+    resp.error_code = ErrorCode::none;
+    resp.session_id = 0;  // sessionless: every fetch names its partitions in full
+
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(req.max_wait_ms, 0));
+    Pass pass = read_all(ctx.broker, req, version, resp);
+    if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0)
+        co_return resp;
+
+    // Long poll: park until a produce lands on one of these partitions or max_wait_ms passes.
+    // The waiter is registered before the next read, so a produce between the read and the
+    // wait still wakes it.
+    auto waiter = std::make_shared<PartitionWaiters::Waiter>(co_await asio::this_coro::executor);
+    std::vector<std::string> keys;
+    for (const auto& topic : req.topics)
+        for (const auto& p : topic.partitions)
+            keys.push_back(PartitionWaiters::key(topic.topic, p.partition));
+    auto& waiters = ctx.broker.waiters();
+    waiters.add(keys, waiter);
+    pass = read_all(ctx.broker, req, version, resp);
+    while (!pass.has_error && pass.bytes < req.min_bytes &&
+           std::chrono::steady_clock::now() < deadline) {
+        if (!waiter->woken) {
+            waiter->timer.expires_at(deadline);
+            co_await waiter->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+        }
+        waiter->woken = false;
+        pass = read_all(ctx.broker, req, version, resp);
+    }
+    waiters.remove(keys, waiter);
+    co_return resp;
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,98 @@
+#include <spdlog/spdlog.h>
+
+#include "broker/broker.h"
+#include "broker/handlers/handlers.h"
+
+namespace skiff::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+protocol::MetadataResponseTopic describe_topic(const Broker& broker, const std::string& name,
+                                               int32_t partition_count) {
+    protocol::MetadataResponseTopic topic;
+    topic.error_code = ErrorCode::none;
+    topic.name = name;
+    topic.is_internal = false;
+    topic.partitions.reserve(static_cast<size_t>(partition_count));
+    // One broker: it leads every partition and is the whole replica set and ISR.
+    for (int32_t p = 0; p < partition_count; ++p) {
+        protocol::MetadataResponsePartition partition;
+        partition.error_code = ErrorCode::none;
+        partition.partition_index = p;
+        partition.leader_id = broker.node_id();
+        partition.leader_epoch = 0;
+        partition.replica_nodes = {broker.node_id()};
+        partition.isr_nodes = {broker.node_id()};
+        topic.partitions.push_back(std::move(partition));
+    }
+    return topic;
+}
+
+protocol::MetadataResponseTopic topic_error(const std::string& name, ErrorCode error) {
+    protocol::MetadataResponseTopic topic;
+    topic.error_code = error;
+    topic.name = name;
+    return topic;
+}
+
+}  // namespace
+
+asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
+                                                            const protocol::MetadataRequest& req) {
+    Broker& broker = ctx.broker;
+    const int16_t version = ctx.header.api_version;
+    protocol::MetadataResponse resp;
+    protocol::MetadataResponseBroker self;
+    self.node_id = broker.node_id();
+    self.host = broker.advertised_host();
+    self.port = broker.advertised_port();
+    resp.brokers.push_back(std::move(self));
+    resp.cluster_id = broker.cluster_id();
+    resp.controller_id = broker.node_id();
+
+    // v0: an empty list means every topic; v1+: null means every topic, empty means none.
+    const bool all_topics = !req.topics.has_value() || (version == 0 && req.topics->empty());
+    if (all_topics) {
+        for (const auto& t : broker.topics().list())
+            resp.topics.push_back(describe_topic(broker, t.name, t.partition_count));
+        co_return resp;
+    }
+
+    const auto& cfg = broker.config();
+    // Before v4 there was no flag and brokers auto-created whenever configured to.
+    const bool may_create =
+        cfg.auto_create_topics_enable && (version < 4 || req.allow_auto_topic_creation);
+    for (const auto& requested : *req.topics) {
+        if (!requested.name.has_value()) {  // lookup by topic id only: skiff has no topic ids yet
+            resp.topics.push_back(topic_error("", ErrorCode::unknown_topic_id));
+            continue;
+        }
+        const std::string& name = *requested.name;
+        if (auto count = broker.topics().partition_count(name)) {
+            resp.topics.push_back(describe_topic(broker, name, *count));
+            continue;
+        }
+        if (TopicRegistry::invalid_topic_reason(name)) {
+            resp.topics.push_back(topic_error(name, ErrorCode::invalid_topic_exception));
+            continue;
+        }
+        if (!may_create) {
+            resp.topics.push_back(topic_error(name, ErrorCode::unknown_topic_or_partition));
+            continue;
+        }
+        auto created = broker.topics().get_or_create(name, cfg.num_partitions);
+        if (created.error != ErrorCode::none) {
+            spdlog::error("auto-creating topic '{}' for {} failed: {}", name, ctx.peer,
+                          created.message);
+            resp.topics.push_back(topic_error(name, created.error));
+            continue;
+        }
+        spdlog::info("auto-created topic '{}' with {} partition(s) for {}", name,
+                     created.partition_count, ctx.peer);
+        resp.topics.push_back(describe_topic(broker, name, created.partition_count));
+    }
+    co_return resp;
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,99 @@
+#include <spdlog/spdlog.h>
+
+#include "broker/broker.h"
+#include "broker/error_mapping.h"
+#include "broker/handlers/handlers.h"
+#include "protocol/record_batch.h"
+
+namespace skiff::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+struct AppendOutcome {
+    ErrorCode error = ErrorCode::none;
+    std::string message;
+    int64_t base_offset = -1;
+    int64_t log_start_offset = -1;
+};
+
+AppendOutcome fail(ErrorCode e, std::string message) {
+    return {e, std::move(message), -1, -1};
+}
+
+// Validates every batch before anything is written: a refused batch stores nothing.
+AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, int32_t partition,
+                               const std::optional<std::span<const std::byte>>& records) {
+    Broker& broker = ctx.broker;
+    auto count = broker.topics().partition_count(topic);
+    if (!count || partition < 0 || partition >= *count)
+        return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
+    if (!records || records->empty())
+        return fail(ErrorCode::corrupt_message, "no records in produce request");
+
+    auto summaries = protocol::validate_batches(*records);
+    if (!summaries) {
+        spdlog::warn("refused produce to {}-{} from {}: {}", topic, partition, ctx.peer,
+                     summaries.error().message);
+        return fail(to_error_code(summaries.error().code), summaries.error().message);
+    }
+    // Produce v3+ carries exactly one batch per partition.
+    if (ctx.header.api_version >= 3 && summaries->size() != 1)
+        return fail(ErrorCode::invalid_record,
+                    "produce v3+ must carry exactly one record batch per partition");
+    const int64_t max_bytes = broker.config().message_max_bytes;
+    for (const auto& s : *summaries) {
+        if (static_cast<int64_t>(s.size_bytes) > max_bytes)
+            return fail(ErrorCode::message_too_large,
+                        "record batch of " + std::to_string(s.size_bytes) +
+                            " bytes exceeds message.max.bytes " + std::to_string(max_bytes));
+        if (s.transactional || s.control)
+            return fail(ErrorCode::transactional_id_authorization_failed,
+                        "transactions are not supported by skiff");
+    }
+
+    auto* log = broker.logs().get({topic, partition});
+    if (!log)
+        return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
+    auto appended = log->append(*records, *summaries);
+    if (!appended) {
+        spdlog::error("append to {}-{} failed: {}", topic, partition, appended.error().message);
+        return fail(to_error_code(appended.error().code), appended.error().message);
+    }
+    broker.waiters().notify(PartitionWaiters::key(topic, partition));
+    return {ErrorCode::none, {}, appended->base_offset, appended->log_start_offset};
+}
+
+}  // namespace
+
+asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
+                                                          const protocol::ProduceRequest& req) {
+    // acks=0: the client expects no response at all, not even for errors.
+    ctx.suppress_response = req.acks == 0;
+    const bool acks_valid = req.acks == 0 || req.acks == 1 || req.acks == -1;
+    protocol::ProduceResponse resp;
+    resp.responses.reserve(req.topic_data.size());
+    for (const auto& topic : req.topic_data) {
+        protocol::TopicProduceResponse t;
+        t.name = topic.name;
+        t.partition_responses.reserve(topic.partition_data.size());
+        for (const auto& p : topic.partition_data) {
+            AppendOutcome outcome =
+                acks_valid ? append_partition(ctx, topic.name, p.index, p.records)
+                           : fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1");
+            protocol::PartitionProduceResponse r;
+            r.index = p.index;
+            r.error_code = outcome.error;
+            r.base_offset = outcome.base_offset;
+            r.log_append_time_ms = -1;  // CreateTime topics
+            r.log_start_offset = outcome.log_start_offset;
+            if (outcome.error != ErrorCode::none)
+                r.error_message = std::move(outcome.message);
+            t.partition_responses.push_back(std::move(r));
+        }
+        resp.responses.push_back(std::move(t));
+    }
+    co_return resp;
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,65 @@
+#include "broker/request_router.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "broker/handlers/handlers.h"
+#include "protocol/protocol.h"
+
+namespace skiff::broker {
+namespace {
+
+// Adapts a typed handler to the router's byte-level signature: decode, handle, encode.
+template <class Request, class Response,
+          asio::awaitable<Response> (*Handle)(RequestContext&, const Request&)>
+asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::byte> body,
+                                    int16_t version, protocol::OutBuffer& out) {
+    auto request = protocol::decode_message<Request>(body, version);
+    if (!request)
+        co_return RouteOutcome{false, std::move(request.error())};
+    Response response = co_await Handle(ctx, *request);
+    if (ctx.suppress_response)
+        co_return RouteOutcome{false, std::nullopt};
+    protocol::encode_response(response, version, ctx.header.correlation_id, out);
+    co_return RouteOutcome{true, std::nullopt};
+}
+
+struct Route {
+    protocol::ApiKey key;
+    RequestRouter::Handler handler;
+};
+
+using namespace protocol;
+constexpr Route kRoutes[] = {
+    {ApiKey::api_versions, &route<ApiVersionsRequest, ApiVersionsResponse, &handle_api_versions>},
+    {ApiKey::metadata, &route<MetadataRequest, MetadataResponse, &handle_metadata>},
+    {ApiKey::produce, &route<ProduceRequest, ProduceResponse, &handle_produce>},
+    {ApiKey::fetch, &route<FetchRequest, FetchResponse, &handle_fetch>},
+    {ApiKey::list_offsets, &route<ListOffsetsRequest, ListOffsetsResponse, &handle_list_offsets>},
+};
+
+}  // namespace
+
+RequestRouter::RequestRouter() {
+    for (const auto& r : kRoutes)
+        by_key_.at(static_cast<size_t>(r.key)) = r.handler;
+    // The supported-API table and the routes must name the same APIs: a broken invariant, so
+    // it stops start-up rather than surfacing as a client error later.
+    size_t supported = 0;
+    for (const auto& api : protocol::supported_apis()) {
+        ++supported;
+        if (!find(static_cast<int16_t>(api.key)))
+            throw std::logic_error(std::string("no handler for supported API ") +
+                                   api_name(api.key));
+    }
+    if (supported != std::size(kRoutes))
+        throw std::logic_error("a handler is routed for an API the protocol table does not list");
+}
+
+RequestRouter::Handler RequestRouter::find(int16_t api_key) const {
+    if (api_key < 0 || static_cast<size_t>(api_key) >= by_key_.size())
+        return nullptr;
+    return by_key_[static_cast<size_t>(api_key)];
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,65 @@
+#include "broker/response_writer.h"
+
+#include <sys/sendfile.h>
+
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+#include <cerrno>
+
+namespace skiff::broker {
+namespace {
+
+constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
+
+asio::awaitable<std::error_code> write_memory(asio::ip::tcp::socket& socket,
+                                              std::span<const std::byte> bytes) {
+    if (bytes.empty())
+        co_return std::error_code{};
+    auto [ec, n] =
+        co_await asio::async_write(socket, asio::buffer(bytes.data(), bytes.size()), use_tuple);
+    co_return ec;
+}
+
+asio::awaitable<std::error_code> send_file_range(asio::ip::tcp::socket& socket,
+                                                 const protocol::FileRange& range) {
+    off_t offset = static_cast<off_t>(range.position);
+    int64_t left = range.length;
+    while (left > 0) {
+        ssize_t n =
+            ::sendfile(socket.native_handle(), range.fd, &offset, static_cast<size_t>(left));
+        if (n > 0) {
+            left -= n;
+            continue;
+        }
+        if (n == 0)  // the file is shorter than the range storage promised: never send a torn frame
+            co_return std::make_error_code(std::errc::io_error);
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN)
+            co_return std::error_code(errno, std::generic_category());
+        auto [ec] = co_await socket.async_wait(asio::ip::tcp::socket::wait_write, use_tuple);
+        if (ec)
+            co_return ec;
+    }
+    co_return std::error_code{};
+}
+
+}  // namespace
+
+asio::awaitable<std::error_code> write_response(asio::ip::tcp::socket& socket,
+                                                const protocol::OutBuffer& frame) {
+    auto memory = frame.bytes();
+    size_t written = 0;
+    for (const auto& splice : frame.splices()) {
+        if (auto ec = co_await write_memory(
+                socket, memory.subspan(written, splice.memory_offset - written)))
+            co_return ec;
+        written = splice.memory_offset;
+        if (auto ec = co_await send_file_range(socket, splice.range))
+            co_return ec;
+    }
+    co_return co_await write_memory(socket, memory.subspan(written));
+}
+
+}  // namespace skiff::broker

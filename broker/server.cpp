@@ -1,0 +1,197 @@
+#include "broker/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/experimental/as_tuple.hpp>
+#include <asio/signal_set.hpp>
+#include <asio/steady_timer.hpp>
+#include <asio/strand.hpp>
+#include <asio/use_awaitable.hpp>
+#include <csignal>
+#include <filesystem>
+#include <stdexcept>
+
+#include "broker/cluster_identity.h"
+#include "broker/connection.h"
+
+namespace skiff::broker {
+namespace {
+
+constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
+constexpr auto kShutdownGrace = std::chrono::seconds(10);
+
+std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& config) {
+    std::error_code ec;
+    std::filesystem::create_directories(config.log_dir, ec);
+    if (ec)
+        throw std::runtime_error("cannot create log.dirs " + config.log_dir + ": " + ec.message());
+    auto logs = storage::LogManager::open(config.log_dir, log_config_from(config));
+    if (!logs)
+        throw std::runtime_error("cannot open log.dirs " + config.log_dir + ": " +
+                                 logs.error().message);
+    return std::move(*logs);
+}
+
+}  // namespace
+
+Server::Server(config::BrokerConfig config)
+    : config_(std::move(config)), tracker_(static_cast<size_t>(config_.max_connections)) {
+    auto logs = open_logs(config_);
+    if (!logs->recovered_cleanly() && !logs->partitions().empty())
+        spdlog::warn("no clean-shutdown marker in {}: logs were recovered and checked",
+                     config_.log_dir);
+    auto cluster_id = load_or_create_cluster_id(config_.log_dir, config_.node_id);
+    broker_ = std::make_unique<Broker>(config_, std::move(logs), std::move(cluster_id));
+
+    for (const auto& listener : config_.listeners) {
+        auto host = listener.host.empty() ? std::string("0.0.0.0") : listener.host;
+        asio::ip::tcp::endpoint endpoint(asio::ip::make_address(host), listener.port);
+        auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_);
+        std::error_code ec;
+        acceptor->open(endpoint.protocol(), ec);
+        if (!ec)
+            acceptor->set_option(asio::ip::tcp::acceptor::reuse_address(true), ec);
+        if (!ec)
+            acceptor->bind(endpoint, ec);
+        if (!ec)
+            acceptor->listen(asio::socket_base::max_listen_connections, ec);
+        if (ec)
+            throw std::runtime_error("cannot listen on " + listener.to_string() + ": " +
+                                     ec.message());
+        auto bound = acceptor->local_endpoint();
+        broker_->set_bound_port(bound.port());
+        spdlog::info("skiff listening on {}:{} ({}), advertised as {}:{}",
+                     bound.address().to_string(), bound.port(), listener.name,
+                     broker_->advertised_host(), broker_->advertised_port());
+        acceptors_.push_back(std::move(acceptor));
+    }
+    spdlog::info("data in {} (cluster id {}, node id {}, {} topic(s))",
+                 std::filesystem::absolute(config_.log_dir).lexically_normal().string(),
+                 broker_->cluster_id(), config_.node_id, broker_->topics().list().size());
+}
+
+Server::~Server() {
+    stop_maintenance();
+}
+
+int Server::run() {
+    for (auto& acceptor : acceptors_)
+        asio::co_spawn(io_, accept_loop(*acceptor), asio::detached);
+
+    asio::signal_set signals(io_, SIGINT, SIGTERM);
+    std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec,
+                                                                     int signo) {
+        if (ec)
+            return;
+        if (shutting_down_) {
+            spdlog::warn("second signal ({}): exiting now without a clean shutdown", signo);
+            std::_Exit(1);
+        }
+        shutting_down_ = true;
+        spdlog::info("signal {} received: shutting down", signo);
+        asio::co_spawn(io_, shutdown_gracefully(), asio::detached);
+        signals.async_wait(on_signal);
+    };
+    signals.async_wait(on_signal);
+
+    maintenance_ = std::thread([this] { maintenance_loop(); });
+
+    const int threads = std::max(1, config_.num_network_threads);
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i)
+        pool.emplace_back([this] { io_.run(); });
+    io_.run();
+    for (auto& t : pool)
+        t.join();
+
+    stop_maintenance();
+    auto closed = broker_->logs().close();
+    if (!closed) {
+        spdlog::error("closing logs failed: {}", closed.error().message);
+        return 1;
+    }
+    spdlog::info("shutdown complete");
+    return 0;
+}
+
+asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {
+    for (;;) {
+        // Each connection gets its own strand: its coroutines never run concurrently.
+        auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io_), use_tuple);
+        if (ec) {
+            if (ec == asio::error::operation_aborted || !acceptor.is_open())
+                co_return;
+            spdlog::warn("accept failed: {}", ec.message());
+            continue;
+        }
+        auto connection =
+            std::make_shared<Connection>(std::move(socket), *broker_, router_, tracker_);
+        if (!tracker_.try_add(connection)) {
+            spdlog::warn("refusing connection from {}: max.connections ({}) reached",
+                         connection->peer(), config_.max_connections);
+            continue;  // the connection's socket closes as it goes out of scope
+        }
+        connection->start();
+    }
+}
+
+asio::awaitable<void> Server::shutdown_gracefully() {
+    for (auto& acceptor : acceptors_) {
+        std::error_code ec;
+        acceptor->close(ec);
+    }
+    tracker_.shutdown_all();
+    asio::steady_timer timer(io_);
+    const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
+    while (tracker_.count() > 0 && std::chrono::steady_clock::now() < deadline) {
+        timer.expires_after(std::chrono::milliseconds(20));
+        co_await timer.async_wait(use_tuple);
+    }
+    if (tracker_.count() > 0)
+        spdlog::warn("{} connection(s) still open after the grace period", tracker_.count());
+    io_.stop();
+}
+
+void Server::maintenance_loop() {
+    using clock = std::chrono::steady_clock;
+    const auto retention_every = std::chrono::milliseconds(config_.log_retention_check_interval_ms);
+    constexpr auto kTick = std::chrono::seconds(1);
+    constexpr auto kCheckpointEvery = std::chrono::seconds(60);
+    auto next_retention = clock::now() + retention_every;
+    auto next_checkpoint = clock::now() + kCheckpointEvery;
+    std::unique_lock lock(maintenance_mutex_);
+    while (!maintenance_stop_) {
+        auto wake = std::min({next_retention, next_checkpoint, clock::now() + kTick});
+        maintenance_cv_.wait_until(lock, wake, [&] { return maintenance_stop_; });
+        if (maintenance_stop_)
+            break;
+        lock.unlock();
+        broker_->logs().flush_due();
+        if (clock::now() >= next_retention) {
+            size_t deleted = broker_->logs().run_retention();
+            if (deleted > 0)
+                spdlog::info("retention deleted {} segment(s)", deleted);
+            next_retention = clock::now() + retention_every;
+        }
+        if (clock::now() >= next_checkpoint) {
+            if (auto r = broker_->logs().checkpoint(); !r)
+                spdlog::error("checkpoint failed: {}", r.error().message);
+            next_checkpoint = clock::now() + kCheckpointEvery;
+        }
+        lock.lock();
+    }
+}
+
+void Server::stop_maintenance() {
+    {
+        std::lock_guard lock(maintenance_mutex_);
+        maintenance_stop_ = true;
+    }
+    maintenance_cv_.notify_all();
+    if (maintenance_.joinable())
+        maintenance_.join();
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,54 @@
+// The skiff server: opens the log directory, listens, accepts connections and runs them on a
+// pool of I/O threads, runs retention and flushing in a maintenance thread, and shuts down
+// gracefully on SIGINT/SIGTERM (a second signal exits at once).
+#pragma once
+
+#include <asio/awaitable.hpp>
+#include <asio/io_context.hpp>
+#include <asio/ip/tcp.hpp>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "broker/broker.h"
+#include "broker/connection_tracker.h"
+#include "broker/request_router.h"
+#include "config/broker_config.h"
+
+namespace skiff::broker {
+
+class Server {
+  public:
+    // Opens (and if needed recovers) the log directory. Throws std::runtime_error on start-up
+    // failures the operator must fix (unusable log dir, port in use, ...).
+    explicit Server(config::BrokerConfig config);
+    ~Server();
+
+    // Serves until a shutdown signal; returns the process exit code.
+    int run();
+
+  private:
+    asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor);
+    asio::awaitable<void> shutdown_gracefully();
+    void maintenance_loop();
+    void stop_maintenance();
+
+    // Declaration order is destruction order in reverse: the io_context goes before the state
+    // its pending connections refer to, and the acceptors before the io_context.
+    config::BrokerConfig config_;
+    std::unique_ptr<Broker> broker_;
+    RequestRouter router_;
+    ConnectionTracker tracker_;
+    asio::io_context io_;
+    std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;
+
+    std::thread maintenance_;
+    std::mutex maintenance_mutex_;
+    std::condition_variable maintenance_cv_;
+    bool maintenance_stop_ = false;
+    bool shutting_down_ = false;
+};
+
+}  // namespace skiff::broker
