@@ -1,0 +1,231 @@
+"""Shared helpers for skiff's Python integration tests.
+
+Each test file is run as ``/usr/bin/python3 test_x.py /path/to/skiff``. The harness starts the
+real binary on an ephemeral port (``listeners=PLAINTEXT://127.0.0.1:0``) with a fresh temporary
+data directory, reads the bound port from the broker's log line
+
+    skiff listening on 127.0.0.1:PORT (PLAINTEXT), advertised as 127.0.0.1:PORT
+
+and stops it with SIGTERM (asserting exit code 0), SIGKILL, or restarts it on the same data
+directory. When a test run fails, the logs of every broker started in this process are printed.
+Only the standard library is used here, so the raw-socket tests can rely on it too.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(PLAINTEXT\), advertised as 127\.0\.0\.1:(\d+)")
+START_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 20.0
+
+_binary = None
+_all_brokers = []
+
+
+def binary():
+    """The skiff binary given as argv[1] (see run_tests)."""
+    if _binary is None:
+        raise RuntimeError("skiff binary path not set: run via skiff_harness.run_tests()")
+    return _binary
+
+
+class BrokerError(AssertionError):
+    pass
+
+
+class Broker:
+    """One skiff process plus its data directory. Restartable on the same data directory."""
+
+    def __init__(self, overrides=None, name="broker"):
+        self.name = name
+        self.overrides = dict(overrides or {})
+        self.tmp = tempfile.mkdtemp(prefix="skiff-it-")
+        self.data_dir = os.path.join(self.tmp, "data")
+        self.proc = None
+        self.port = None
+        self.generation = 0
+        self.log_path = None
+        self.stopped_logs = []  # (path) of earlier generations, for the failure dump
+        _all_brokers.append(self)
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    def start(self):
+        if self.proc is not None and self.proc.poll() is None:
+            raise BrokerError("%s already running" % self.name)
+        self.generation += 1
+        self.log_path = os.path.join(self.tmp, "skiff-%d.log" % self.generation)
+        self.stopped_logs.append(self.log_path)
+        args = [binary(),
+                "--override", "listeners=PLAINTEXT://127.0.0.1:0",
+                "--override", "log.dirs=" + self.data_dir]
+        for k, v in self.overrides.items():
+            args += ["--override", "%s=%s" % (k, v)]
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            m = LISTEN_RE.search(self.log_text())
+            if m:
+                self.port = int(m.group(1))
+                if int(m.group(2)) != self.port:
+                    raise BrokerError("advertised port %s != bound port %s" % (m.group(2), m.group(1)))
+                return self
+            if self.proc.poll() is not None:
+                raise BrokerError("%s exited with %s before listening:\n%s"
+                                  % (self.name, self.proc.returncode, self.log_text()))
+            time.sleep(0.02)
+        self.kill()
+        raise BrokerError("%s did not log its listening port within %.0fs:\n%s"
+                          % (self.name, START_TIMEOUT_S, self.log_text()))
+
+    def stop(self, expect_code=0):
+        """Graceful shutdown with SIGTERM; asserts the exit code (0 by default)."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            code = self.proc.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            raise BrokerError("%s did not exit within %.0fs of SIGTERM:\n%s"
+                              % (self.name, STOP_TIMEOUT_S, self.log_text()))
+        self.proc = None
+        if expect_code is not None and code != expect_code:
+            raise BrokerError("%s exited with %s after SIGTERM (expected %s):\n%s"
+                              % (self.name, code, expect_code, self.log_text()))
+        return code
+
+    def kill(self):
+        """SIGKILL (crash simulation). Safe to call when not running."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            code = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.proc = None
+        return code
+
+    def restart(self, graceful=True):
+        if graceful:
+            self.stop()
+        else:
+            self.kill()
+        return self.start()
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def cleanup(self):
+        self.kill()
+        # Keep the logs for the failure dump before the directory goes.
+        self._saved_logs = self._read_logs()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # ---- helpers ---------------------------------------------------------------------------
+    @property
+    def bootstrap(self):
+        return "127.0.0.1:%d" % self.port
+
+    def log_text(self):
+        if not self.log_path or not os.path.exists(self.log_path):
+            return ""
+        with open(self.log_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def _read_logs(self):
+        out = []
+        for p in self.stopped_logs:
+            try:
+                with open(p, "rb") as f:
+                    out.append((p, f.read().decode("utf-8", "replace")))
+            except OSError:
+                pass
+        return out
+
+    def partition_dir(self, topic, partition):
+        return os.path.join(self.data_dir, "%s-%d" % (topic, partition))
+
+    def verify_log(self, topic, partition):
+        """Runs ``skiff dump-log --verify`` on one partition directory; raises on failure."""
+        d = self.partition_dir(topic, partition)
+        r = subprocess.run([binary(), "dump-log", "--verify", d], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60)
+        if r.returncode != 0:
+            raise BrokerError("dump-log --verify %s exited %d:\n%s"
+                              % (d, r.returncode, r.stdout.decode("utf-8", "replace")))
+        return r.stdout.decode("utf-8", "replace")
+
+    def health(self):
+        r = subprocess.run([binary(), "health", "--bootstrap-server", self.bootstrap],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
+        return r.returncode
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+        return False
+
+
+def dump_all_logs(stream=sys.stderr, tail_lines=200):
+    for b in _all_brokers:
+        logs = getattr(b, "_saved_logs", None)
+        if logs is None:
+            logs = b._read_logs()
+        for path, text in logs:
+            lines = text.splitlines()
+            stream.write("\n===== %s log %s (last %d of %d lines) =====\n"
+                         % (b.name, os.path.basename(path), min(tail_lines, len(lines)), len(lines)))
+            stream.write("\n".join(lines[-tail_lines:]) + "\n")
+    stream.flush()
+
+
+def wait_until(predicate, timeout_s, interval_s=0.05, what="condition"):
+    deadline = time.monotonic() + timeout_s
+    while True:
+        v = predicate()
+        if v:
+            return v
+        if time.monotonic() >= deadline:
+            raise AssertionError("timed out after %.1fs waiting for %s" % (timeout_s, what))
+        time.sleep(interval_s)
+
+
+def run_tests():
+    """Entry point: takes the skiff binary from argv[1], runs unittest, dumps logs on failure."""
+    global _binary
+    if len(sys.argv) < 2:
+        sys.stderr.write("usage: %s /path/to/skiff [unittest args]\n" % sys.argv[0])
+        sys.exit(2)
+    _binary = os.path.abspath(sys.argv[1])
+    if not os.access(_binary, os.X_OK):
+        sys.stderr.write("skiff binary %s is not executable\n" % _binary)
+        sys.exit(2)
+    argv = [sys.argv[0]] + sys.argv[2:]
+    try:
+        prog = unittest.main(module="__main__", argv=argv, exit=False, verbosity=2)
+        ok = prog.result.wasSuccessful()
+    finally:
+        for b in _all_brokers:
+            try:
+                if not hasattr(b, "_saved_logs"):
+                    b.cleanup()
+            except Exception as e:  # cleanup must not hide the test result
+                sys.stderr.write("cleanup of %s failed: %s\n" % (b.name, e))
+    if not ok:
+        dump_all_logs()
+    sys.exit(0 if ok else 1)
