@@ -1,6 +1,301 @@
+// `skiff dump-log [--verify] PATH...`: prints what .log, .index and .timeindex files hold, in
+// the spirit of Kafka's kafka-dump-log tool, and with --verify checks them:
+//   .log        every batch sound (framing, magic 2, CRC-32C), offsets contiguous from the
+//               file's base offset, nothing after the last batch
+//   directory   offsets contiguous across segments
+//   .index      entries strictly increasing, each on a batch boundary of the matching .log
+//               whose offsets contain the entry's offset
+//   .timeindex  timestamps strictly increasing, offsets non-decreasing and inside the segment
+// Exit code: 0 fine, 1 a problem found, 2 usage or I/O error.
 #include "storage/dump_log.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/big_endian.h"
+#include "storage/log_file.h"
+#include "storage/offset_index.h"
+#include "storage/segment_names.h"
+#include "storage/time_index.h"
+
 namespace skiff::storage {
-int dump_log_main(int, char**) {
-    return 2;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct BatchSpan {
+    int64_t base_offset;
+    int64_t last_offset;
+};
+
+struct Dumper {
+    bool verify = false;
+    int problems = 0;
+    bool io_failed = false;
+
+    void problem(const fs::path& file, const std::string& what) {
+        ++problems;
+        std::cout << "PROBLEM " << file.string() << ": " << what << "\n";
+        std::cerr << "dump-log: " << file.string() << ": " << what << "\n";
+    }
+
+    // Batches of a .log by position; nullopt on an I/O error.
+    std::optional<std::map<int64_t, BatchSpan>> dump_log(const fs::path& path, bool print,
+                                                         int64_t* next_offset) {
+        auto base = parse_segment_file_name(path.filename().string(), kLogSuffix);
+        auto file = LogFile::open_read_only(path);
+        if (!file) {
+            std::cerr << "dump-log: " << file.error().message << "\n";
+            io_failed = true;
+            return std::nullopt;
+        }
+        auto size = (*file)->size();
+        if (!size)
+            return std::nullopt;
+        if (print) {
+            std::cout << "Dumping " << path.string() << "\n";
+            if (base)
+                std::cout << "Log starting offset: " << *base << "\n";
+        }
+        std::map<int64_t, BatchSpan> batches;
+        BatchScanner scanner(**file, 0, *size);
+        std::optional<int64_t> expected = base;
+        for (;;) {
+            int64_t position = scanner.position();
+            auto step = scanner.next(true);
+            if (!step) {
+                std::cerr << "dump-log: " << step.error().message << "\n";
+                io_failed = true;
+                return std::nullopt;
+            }
+            if (!step->batch) {
+                if (!step->problem.empty())
+                    problem(path, "at position " + std::to_string(position) + ": " + step->problem);
+                break;
+            }
+            const protocol::BatchHeader& h = step->batch->header;
+            if (print) {
+                int32_t last_seq = h.base_sequence < 0 ? -1 : h.base_sequence + h.last_offset_delta;
+                std::cout << "baseOffset: " << h.base_offset << " lastOffset: " << h.last_offset()
+                          << " count: " << h.records_count << " baseSequence: " << h.base_sequence
+                          << " lastSequence: " << last_seq << " producerId: " << h.producer_id
+                          << " producerEpoch: " << h.producer_epoch
+                          << " partitionLeaderEpoch: " << h.partition_leader_epoch
+                          << " isTransactional: " << (h.is_transactional() ? "true" : "false")
+                          << " isControl: " << (h.is_control() ? "true" : "false")
+                          << " position: " << position << " size: " << h.size_bytes()
+                          << " baseTimestamp: " << h.base_timestamp
+                          << " maxTimestamp: " << h.max_timestamp << " magic: " << int(h.magic)
+                          << " compresscodec: " << protocol::compression_name(h.compression())
+                          << " crc: " << h.crc << " isvalid: true\n";
+            }
+            if (expected && h.base_offset != *expected)
+                problem(path, "batch at position " + std::to_string(position) +
+                                  " has base offset " + std::to_string(h.base_offset) +
+                                  ", expected " + std::to_string(*expected));
+            expected = h.last_offset() + 1;
+            batches[position] = BatchSpan{h.base_offset, h.last_offset()};
+        }
+        if (next_offset)
+            *next_offset = expected.value_or(-1);
+        return batches;
+    }
+
+    std::optional<std::vector<std::byte>> read_all(const fs::path& path) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            std::cerr << "dump-log: cannot open " << path.string() << "\n";
+            io_failed = true;
+            return std::nullopt;
+        }
+        std::vector<char> chars((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+        std::vector<std::byte> bytes(chars.size());
+        std::transform(chars.begin(), chars.end(), bytes.begin(),
+                       [](char c) { return std::byte(c); });
+        return bytes;
+    }
+
+    // Entries of an index file, stopping at the preallocated hole of an active index: an
+    // all-zero entry after entry 0. (An offset-index entry (0, 0) can only be a hole: the first
+    // batch of a segment, at position 0, never gets an entry.)
+    static size_t entry_count(const std::vector<std::byte>& bytes, size_t entry_size) {
+        size_t n = bytes.size() / entry_size;
+        for (size_t i = 1; i < n; ++i) {
+            const std::byte* e = bytes.data() + i * entry_size;
+            if (std::all_of(e, e + entry_size, [](std::byte b) { return b == std::byte{0}; }))
+                return i;
+        }
+        return n;
+    }
+
+    std::optional<std::map<int64_t, BatchSpan>> batches_for(const fs::path& index, int64_t base,
+                                                            int64_t* next_offset) {
+        fs::path log = index.parent_path() / segment_file_name(base, kLogSuffix);
+        if (!fs::exists(log)) {
+            problem(index, "no " + log.filename().string() + " next to it");
+            return std::nullopt;
+        }
+        return dump_log(log, false, next_offset);
+    }
+
+    void dump_index(const fs::path& path) {
+        auto base = parse_segment_file_name(path.filename().string(), kIndexSuffix);
+        auto bytes = read_all(path);
+        if (!bytes)
+            return;
+        int64_t b = base.value_or(0);
+        std::cout << "Dumping " << path.string() << "\nOffset index base offset: " << b << "\n";
+        if (bytes->size() % OffsetIndex::kEntrySize != 0)
+            problem(path, "size " + std::to_string(bytes->size()) + " is not a multiple of 8");
+        size_t n = entry_count(*bytes, OffsetIndex::kEntrySize);
+        std::optional<std::map<int64_t, BatchSpan>> batches;
+        if (verify && base)
+            batches = batches_for(path, *base, nullptr);
+        int64_t prev_offset = -1, prev_position = -1;
+        for (size_t i = 0; i < n; ++i) {
+            const std::byte* e = bytes->data() + i * OffsetIndex::kEntrySize;
+            int64_t offset = b + load_be<int32_t>(e);
+            int64_t position = load_be<int32_t>(e + 4);
+            std::cout << "offset: " << offset << " position: " << position << "\n";
+            if (!verify)
+                continue;
+            if (offset <= prev_offset || position <= prev_position)
+                problem(path, "entry " + std::to_string(i) + " does not increase");
+            prev_offset = offset;
+            prev_position = position;
+            if (!batches)
+                continue;
+            auto it = batches->find(position);
+            if (it == batches->end())
+                problem(path, "entry " + std::to_string(i) + " position " +
+                                  std::to_string(position) + " is not a batch boundary");
+            else if (offset < it->second.base_offset || offset > it->second.last_offset)
+                problem(path, "entry " + std::to_string(i) + " offset " + std::to_string(offset) +
+                                  " is not in the batch at " + std::to_string(position) + " (" +
+                                  std::to_string(it->second.base_offset) + ".." +
+                                  std::to_string(it->second.last_offset) + ")");
+        }
+    }
+
+    void dump_time_index(const fs::path& path) {
+        auto base = parse_segment_file_name(path.filename().string(), kTimeIndexSuffix);
+        auto bytes = read_all(path);
+        if (!bytes)
+            return;
+        int64_t b = base.value_or(0);
+        std::cout << "Dumping " << path.string() << "\nTime index base offset: " << b << "\n";
+        if (bytes->size() % TimeIndex::kEntrySize != 0)
+            problem(path, "size " + std::to_string(bytes->size()) + " is not a multiple of 12");
+        size_t n = entry_count(*bytes, TimeIndex::kEntrySize);
+        int64_t next_offset = -1;
+        if (verify && base && !batches_for(path, *base, &next_offset))
+            next_offset = -1;
+        int64_t prev_ts = INT64_MIN, prev_offset = -1;
+        for (size_t i = 0; i < n; ++i) {
+            const std::byte* e = bytes->data() + i * TimeIndex::kEntrySize;
+            int64_t ts = load_be<int64_t>(e);
+            int64_t offset = b + load_be<int32_t>(e + 8);
+            std::cout << "timestamp: " << ts << " offset: " << offset << "\n";
+            if (!verify)
+                continue;
+            if (ts <= prev_ts || offset < prev_offset)
+                problem(path, "entry " + std::to_string(i) + " is not monotonic");
+            if (offset < b || (next_offset >= 0 && offset >= next_offset))
+                problem(path, "entry " + std::to_string(i) + " offset " + std::to_string(offset) +
+                                  " is outside the segment");
+            prev_ts = ts;
+            prev_offset = offset;
+        }
+    }
+
+    void dump_file(const fs::path& path) {
+        std::string name = path.filename().string();
+        if (name.ends_with(kLogSuffix))
+            dump_log(path, true, nullptr);
+        else if (name.ends_with(kTimeIndexSuffix))
+            dump_time_index(path);
+        else if (name.ends_with(kIndexSuffix))
+            dump_index(path);
+        else
+            std::cout << "Ignoring " << path.string() << " (not a segment file)\n";
+    }
+
+    void dump_dir(const fs::path& dir) {
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(dir)) {
+            std::string name = entry.path().filename().string();
+            if (name.ends_with(kLogSuffix) || name.ends_with(kIndexSuffix) ||
+                name.ends_with(kTimeIndexSuffix))
+                files.push_back(entry.path());
+        }
+        std::sort(files.begin(), files.end());
+        std::optional<int64_t> expected_base;
+        for (const auto& file : files) {
+            if (verify && file.filename().string().ends_with(kLogSuffix)) {
+                auto base = parse_segment_file_name(file.filename().string(), kLogSuffix);
+                if (base && expected_base && *base != *expected_base)
+                    problem(file, "segment starts at " + std::to_string(*base) +
+                                      " but the previous one ends before " +
+                                      std::to_string(*expected_base));
+                int64_t next = -1;
+                dump_log(file, true, &next);
+                if (next >= 0)
+                    expected_base = next;
+                continue;
+            }
+            dump_file(file);
+        }
+    }
+};
+
+}  // namespace
+
+int dump_log_main(int argc, char** argv) {
+    Dumper dumper;
+    std::vector<fs::path> paths;
+    for (int i = 0; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--verify")
+            dumper.verify = true;
+        else if (arg == "--help" || arg == "-h") {
+            std::cout << "usage: skiff dump-log [--verify] PATH...\n";
+            return 0;
+        } else
+            paths.emplace_back(arg);
+    }
+    if (paths.empty()) {
+        std::cerr << "usage: skiff dump-log [--verify] PATH...\n";
+        return 2;
+    }
+    for (const auto& path : paths) {
+        std::error_code ec;
+        if (fs::is_directory(path, ec))
+            dumper.dump_dir(path);
+        else if (fs::exists(path, ec))
+            dumper.dump_file(path);
+        else {
+            std::cerr << "dump-log: no such file " << path.string() << "\n";
+            dumper.io_failed = true;
+        }
+    }
+    if (dumper.problems > 0) {
+        std::cerr << "dump-log: " << dumper.problems << " problem(s) found\n";
+        return 1;
+    }
+    if (dumper.io_failed)
+        return 2;
+    if (dumper.verify)
+        std::cout << "verify: no problems found\n";
+    return 0;
 }
+
 }  // namespace skiff::storage

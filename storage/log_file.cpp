@@ -24,6 +24,13 @@ Expected<std::shared_ptr<LogFile>, StorageError> LogFile::open(fs::path path, bo
     return std::shared_ptr<LogFile>(new LogFile(fd, std::move(path)));
 }
 
+Expected<std::shared_ptr<LogFile>, StorageError> LogFile::open_read_only(fs::path path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return unexpected(errno_error(errno, "open " + path.string()));
+    return std::shared_ptr<LogFile>(new LogFile(fd, std::move(path)));
+}
+
 LogFile::~LogFile() {
     ::close(fd_);
 }

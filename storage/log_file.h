@@ -28,6 +28,9 @@ class LogFile {
     // Opens `path` read-write, creating it when `create` is set.
     static Expected<std::shared_ptr<LogFile>, StorageError> open(std::filesystem::path path,
                                                                  bool create);
+    // Opens `path` read-only (dump-log on files it must not change).
+    static Expected<std::shared_ptr<LogFile>, StorageError> open_read_only(
+        std::filesystem::path path);
     ~LogFile();
     LogFile(const LogFile&) = delete;
     LogFile& operator=(const LogFile&) = delete;

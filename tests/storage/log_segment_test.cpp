@@ -1,0 +1,159 @@
+// The rolling rule and the sparse index rule of the seeds, checked file by file.
+#include <gtest/gtest.h>
+
+#include "storage/big_endian.h"
+#include "storage/log_segment.h"
+#include "storage/partition_log.h"
+#include "storage/segment_names.h"
+#include "tests/storage/test_batches.h"
+
+namespace skiff::storage {
+namespace {
+
+using test::append_batch;
+using test::TempDir;
+
+struct Entry {
+    int64_t relative_offset;
+    int64_t position;
+    bool operator==(const Entry&) const = default;
+};
+
+// Entries of an offset index file as stored (relative offsets), up to the preallocated hole.
+// (0, 0) is never a real entry: the first batch of a segment never gets one.
+std::vector<Entry> index_entries(const std::filesystem::path& file) {
+    auto bytes = test::read_file(file);
+    std::vector<Entry> out;
+    for (size_t i = 0; i + 8 <= bytes.size(); i += 8) {
+        Entry e{load_be<int32_t>(bytes.data() + i), load_be<int32_t>(bytes.data() + i + 4)};
+        if (e.relative_offset == 0 && e.position == 0)
+            break;
+        out.push_back(e);
+    }
+    return out;
+}
+
+// The seed's worked trace (SEGMENT_BYTES 90, INDEX_INTERVAL 30, sizes 20 20 20 20 35 10) cannot
+// use real batches, which are at least 61 bytes. Scaling every size by 10 keeps every
+// comparison of the trace (80+35 > 90 <=> 800+350 > 900; 40 > 30 <=> 400 > 300; 35 > 30 <=>
+// 350 > 300) and multiplies positions by 10: entry (2, 400) in segment 0, roll at offset 4,
+// entry (1, 350) in segment 4.
+TEST(LogSegmentTest, SeedTraceScaledByTen) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(900, 300));
+    ASSERT_TRUE(log);
+    for (size_t size : {200, 200, 200, 200, 350, 100})
+        append_batch(**log, 1, size);
+
+    EXPECT_EQ((*log)->segment_count(), 2u);
+    EXPECT_EQ(std::filesystem::file_size(dir.path() / segment_file_name(0, kLogSuffix)), 800u);
+    EXPECT_EQ(std::filesystem::file_size(dir.path() / segment_file_name(4, kLogSuffix)), 450u);
+    EXPECT_EQ(index_entries(dir.path() / segment_file_name(0, kIndexSuffix)),
+              (std::vector<Entry>{{2, 400}}));
+    EXPECT_EQ(index_entries(dir.path() / segment_file_name(4, kIndexSuffix)),
+              (std::vector<Entry>{{1, 350}}));
+
+    auto l3 = (*log)->lookup(3);
+    ASSERT_TRUE(l3);
+    EXPECT_EQ(l3->segment_base_offset, 0);
+    EXPECT_EQ(l3->position, 400);
+    EXPECT_EQ(l3->batches_scanned, 2);
+    EXPECT_EQ(l3->records_scanned, 2);
+    EXPECT_EQ(l3->batch_position, 600);
+
+    auto l4 = (*log)->lookup(4);
+    ASSERT_TRUE(l4);
+    EXPECT_EQ(l4->segment_base_offset, 4);
+    EXPECT_EQ(l4->position, 0);
+    EXPECT_EQ(l4->batches_scanned, 1);
+
+    // Entry (1, 350) in segment 4 means offset 5, not 1.
+    auto l5 = (*log)->lookup(5);
+    ASSERT_TRUE(l5);
+    EXPECT_EQ(l5->segment_base_offset, 4);
+    EXPECT_EQ(l5->position, 350);
+    EXPECT_EQ(l5->batches_scanned, 1);
+}
+
+TEST(LogSegmentTest, GapOfExactlyTheIntervalCreatesNoEntry) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 300));
+    ASSERT_TRUE(log);
+    append_batch(**log, 1, 150);
+    append_batch(**log, 1, 150);  // since = 150: no entry
+    append_batch(**log, 1, 100);  // since = 300, not > 300: no entry
+    EXPECT_TRUE(index_entries(dir.path() / segment_file_name(0, kIndexSuffix)).empty());
+    append_batch(**log, 1, 100);  // since = 400 > 300: entry (3, 400)
+    EXPECT_EQ(index_entries(dir.path() / segment_file_name(0, kIndexSuffix)),
+              (std::vector<Entry>{{3, 400}}));
+}
+
+TEST(LogSegmentTest, BatchLargerThanASegmentIsStoredAlone) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(100, 4096));
+    ASSERT_TRUE(log);
+    auto r = append_batch(**log, 3, 200);
+    EXPECT_EQ(r.base_offset, 0);
+    EXPECT_EQ(r.last_offset, 2);
+    EXPECT_EQ((*log)->segment_count(), 1u);  // not preceded by an empty segment
+    append_batch(**log, 1, 200);
+    EXPECT_EQ((*log)->segment_count(), 2u);
+    EXPECT_EQ(std::filesystem::file_size(dir.path() / segment_file_name(0, kLogSuffix)), 200u);
+    EXPECT_EQ(std::filesystem::file_size(dir.path() / segment_file_name(3, kLogSuffix)), 200u);
+}
+
+TEST(LogSegmentTest, CounterResetsOnRollAndEntriesAreRelative) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(500, 150));
+    ASSERT_TRUE(log);
+    for (int i = 0; i < 5; ++i)
+        append_batch(**log, 2, 100);  // 5 batches fill segment 0
+    append_batch(**log, 2, 100);      // rolls: segment 10
+    append_batch(**log, 2, 100);      // since = 100: no entry
+    // If the counter were not reset, segment 10 would already have an entry here.
+    EXPECT_TRUE(index_entries(dir.path() / segment_file_name(10, kIndexSuffix)).empty());
+    append_batch(**log, 2, 100);  // since = 200 > 150: entry names the last offset 15
+    EXPECT_EQ(index_entries(dir.path() / segment_file_name(10, kIndexSuffix)),
+              (std::vector<Entry>{{5, 200}}));
+    // Segment 0: since 100, 200>150 -> entry at batch 2 (last offset 5, pos 200), reset, 100,
+    // 200 > 150 -> entry at batch 4 (last offset 9, pos 400).
+    EXPECT_EQ(index_entries(dir.path() / segment_file_name(0, kIndexSuffix)),
+              (std::vector<Entry>{{5, 200}, {9, 400}}));
+    for (int64_t offset = 0; offset < 16; ++offset) {
+        auto l = (*log)->lookup(offset);
+        ASSERT_TRUE(l) << offset;
+        EXPECT_EQ(l->batch_position, (offset % 10) / 2 * 100) << offset;
+    }
+}
+
+TEST(LogSegmentTest, RollsWhenRollMsPasses) {
+    TempDir dir;
+    int64_t now = 1'000'000;
+    auto config = test::small_config(1 << 20, 4096);
+    config.roll_ms = 1000;
+    auto log = PartitionLog::open(dir.path(), config, [&] { return now; });
+    ASSERT_TRUE(log);
+    append_batch(**log, 1, 100);
+    now += 1000;
+    append_batch(**log, 1, 100);  // exactly roll_ms: no roll
+    EXPECT_EQ((*log)->segment_count(), 1u);
+    now += 1;
+    append_batch(**log, 1, 100);
+    EXPECT_EQ((*log)->segment_count(), 2u);
+}
+
+TEST(LogSegmentTest, RollsWhenTheIndexIsFull) {
+    TempDir dir;
+    auto config = test::small_config(1 << 20, 0);  // an entry for every batch but the first
+    config.index_size_max_bytes = 24;              // 3 offset entries, 2 time entries
+    auto log = PartitionLog::open(dir.path(), config);
+    ASSERT_TRUE(log);
+    for (int i = 0; i < 8; ++i)
+        append_batch(**log, 1, 100, 1000 + i);
+    EXPECT_GT((*log)->segment_count(), 1u);
+    for (int64_t offset = 0; offset < 8; ++offset)
+        EXPECT_TRUE((*log)->lookup(offset)) << offset;
+}
+
+}  // namespace
+}  // namespace skiff::storage
