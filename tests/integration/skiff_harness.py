@@ -168,6 +168,15 @@ class Broker:
                               % (d, r.returncode, r.stdout.decode("utf-8", "replace")))
         return r.stdout.decode("utf-8", "replace")
 
+    def dump_log(self, path):
+        """Output of ``skiff dump-log PATH``; raises when it exits non-zero."""
+        r = subprocess.run([binary(), "dump-log", path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=60)
+        if r.returncode != 0:
+            raise BrokerError("dump-log %s exited %d:\n%s"
+                              % (path, r.returncode, r.stdout.decode("utf-8", "replace")))
+        return r.stdout.decode("utf-8", "replace")
+
     def health(self):
         r = subprocess.run([binary(), "health", "--bootstrap-server", self.bootstrap],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
