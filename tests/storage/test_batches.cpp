@@ -25,12 +25,15 @@ void put_varlong(std::vector<std::byte>& out, int64_t value) {
     out.push_back(std::byte(static_cast<uint8_t>(v)));
 }
 
-std::vector<std::byte> record(int64_t timestamp_delta, int32_t offset_delta, size_t value_size) {
+std::vector<std::byte> record(int64_t timestamp_delta, int32_t offset_delta, size_t value_size,
+                              int key_size = -1) {
     std::vector<std::byte> body;
     body.push_back(std::byte{0});  // attributes
     put_varlong(body, timestamp_delta);
     put_varlong(body, offset_delta);
-    put_varlong(body, -1);  // null key
+    put_varlong(body, key_size);  // -1: null key
+    if (key_size > 0)
+        body.insert(body.end(), static_cast<size_t>(key_size), std::byte{'k'});
     put_varlong(body, static_cast<int64_t>(value_size));
     body.insert(body.end(), value_size, std::byte{'v'});
     put_varlong(body, 0);  // no headers
@@ -53,11 +56,14 @@ std::vector<std::byte> make_batch(int32_t records, size_t size_bytes, int64_t ba
         ADD_FAILURE() << "batch size " << size_bytes << " too small";
     size_t remaining = size_bytes - out.size();
     bool done = false;
-    for (size_t v = remaining > 24 ? remaining - 24 : 0; v <= remaining && !done; ++v) {
-        auto r = record((records - 1) * timestamp_step, records - 1, v);
-        if (r.size() == remaining) {
-            out.insert(out.end(), r.begin(), r.end());
-            done = true;
+    // Varint lengths jump by a byte at 64, so some sizes need a one-byte key as well.
+    for (int key = -1; key <= 1 && !done; ++key) {
+        for (size_t v = remaining > 24 ? remaining - 24 : 0; v <= remaining && !done; ++v) {
+            auto r = record((records - 1) * timestamp_step, records - 1, v, key);
+            if (r.size() == remaining) {
+                out.insert(out.end(), r.begin(), r.end());
+                done = true;
+            }
         }
     }
     if (!done)
