@@ -30,7 +30,7 @@ BrokerProcess::~BrokerProcess() {
     if (pid_ > 0)
         kill_hard();
     std::error_code ec;
-    if (!std::getenv("SKIFF_KEEP_TEST_DIRS"))
+    if (!std::getenv("TEST_KEEP_DIRS"))
         fs::remove_all(root_, ec);
 }
 

@@ -184,7 +184,8 @@ TEST(ProduceConsume, SmallSegmentsRollAndConsumptionStartsAnywhere) {
         EXPECT_TRUE(std::regex_match(l, name)) << l;
 
     for (int64_t start : {0, 1, 137, 555, 1000, 1500, 1999}) {
-        auto got = read_partition(broker.bootstrap(), "rolled", 0, start, 3);
+        auto got = read_partition(broker.bootstrap(), "rolled", 0, start,
+                                  std::min<size_t>(3, static_cast<size_t>(kMessages - start)));
         ASSERT_FALSE(got.empty()) << "start " << start;
         EXPECT_EQ(got.front().offset, start);
         EXPECT_EQ(got.front().value, "payload-" + std::to_string(start) + std::string(40, 'p'));
@@ -232,14 +233,15 @@ TEST(ProduceConsume, EveryCompressionCodecRoundTrips) {
 TEST(ProduceConsume, MessageOverMessageMaxBytesIsRefused) {
     BrokerProcess broker({"message.max.bytes=10000"});
     TestProducer producer(broker.bootstrap(), {{"acks", "all"}});
+    // Flushed one at a time: the broker refuses a whole batch, so the two must not share one.
     ASSERT_EQ(producer.send({"limits", 0, std::nullopt, std::string(20000, 'L'), {}, 0}),
               RdKafka::ERR_NO_ERROR);
+    producer.flush();
     ASSERT_EQ(producer.send({"limits", 0, std::nullopt, "small", {}, 0}), RdKafka::ERR_NO_ERROR);
     auto delivered = producer.flush();
     ASSERT_EQ(delivered.size(), 2u);
-    std::multiset<RdKafka::ErrorCode> errors = {delivered[0].error, delivered[1].error};
-    EXPECT_EQ(errors.count(RdKafka::ERR_MSG_SIZE_TOO_LARGE), 1u);
-    EXPECT_EQ(errors.count(RdKafka::ERR_NO_ERROR), 1u);
+    EXPECT_EQ(delivered[0].error, RdKafka::ERR_MSG_SIZE_TOO_LARGE);
+    EXPECT_EQ(delivered[1].error, RdKafka::ERR_NO_ERROR);
     // Nothing of the refused batch was stored.
     auto got = read_partition(broker.bootstrap(), "limits", 0, RdKafka::Topic::OFFSET_BEGINNING, 1);
     ASSERT_EQ(got.size(), 1u);
