@@ -1,0 +1,126 @@
+// `skiff dump-log`: run the built binary on directories written by the storage code.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "storage/partition_log.h"
+#include "storage/segment_names.h"
+#include "tests/storage/test_batches.h"
+
+#ifndef SKIFF_BINARY
+#error "SKIFF_BINARY must name the built skiff executable"
+#endif
+
+namespace skiff::storage {
+namespace {
+
+namespace fs = std::filesystem;
+using test::append_batch;
+using test::TempDir;
+
+struct Run {
+    int exit_code;
+    std::string output;
+};
+
+Run dump_log(const std::string& args) {
+    std::string command = std::string(SKIFF_BINARY) + " dump-log " + args + " 2>&1";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    Run run{-1, {}};
+    if (!pipe)
+        return run;
+    std::array<char, 4096> buffer{};
+    size_t n;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+        run.output.append(buffer.data(), n);
+    int status = ::pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+}
+
+// Three sealed segments and an active one with preallocated indexes.
+void write_log(const fs::path& dir) {
+    auto log =
+        PartitionLog::open(dir, test::small_config(600, 150), [] { return int64_t{10'000}; });
+    ASSERT_TRUE(log);
+    for (int i = 0; i < 14; ++i)
+        append_batch(**log, 2, 100 + 20 * (i % 3), 1000 + 10 * i, 1);
+    ASSERT_GE((*log)->segment_count(), 3u);
+}
+
+TEST(DumpLogTest, PrintsBatchesAndIndexEntries) {
+    TempDir dir;
+    write_log(dir.path());
+    auto run = dump_log((dir.path() / segment_file_name(0, kLogSuffix)).string());
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("Log starting offset: 0"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("baseOffset: 0 lastOffset: 1 count: 2"), std::string::npos);
+    EXPECT_NE(run.output.find("position: 100 size: 120"), std::string::npos);
+    EXPECT_NE(run.output.find("compresscodec: none"), std::string::npos);
+    EXPECT_NE(run.output.find("isvalid: true"), std::string::npos);
+
+    run = dump_log((dir.path() / segment_file_name(0, kIndexSuffix)).string());
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    // Batches 100, 120, 140, 100: since 220 > 150 at the third (last offset 5, position 220).
+    EXPECT_NE(run.output.find("offset: 5 position: 220"), std::string::npos) << run.output;
+
+    run = dump_log((dir.path() / segment_file_name(0, kTimeIndexSuffix)).string());
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("timestamp: 1021 offset: 5"), std::string::npos) << run.output;
+}
+
+TEST(DumpLogTest, VerifyAcceptsAMultiSegmentDirectory) {
+    TempDir dir;
+    write_log(dir.path());
+    auto run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("verify: no problems found"), std::string::npos) << run.output;
+}
+
+TEST(DumpLogTest, VerifyRejectsACorruptedBatch) {
+    TempDir dir;
+    write_log(dir.path());
+    fs::path file = dir.path() / segment_file_name(0, kLogSuffix);
+    auto bytes = test::read_file(file);
+    bytes[150] ^= std::byte{0x10};
+    test::write_file(file, bytes);
+    auto run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find("CRC"), std::string::npos) << run.output;
+}
+
+TEST(DumpLogTest, VerifyRejectsAnIndexEntryOffABatchBoundary) {
+    TempDir dir;
+    write_log(dir.path());
+    fs::path file = dir.path() / segment_file_name(0, kIndexSuffix);
+    auto bytes = test::read_file(file);
+    ASSERT_GE(bytes.size(), 8u);
+    bytes[7] = std::byte(static_cast<uint8_t>(bytes[7]) + 1);  // position + 1
+    test::write_file(file, bytes);
+    auto run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find("not a batch boundary"), std::string::npos) << run.output;
+}
+
+TEST(DumpLogTest, VerifyRejectsAGapBetweenSegments) {
+    TempDir dir;
+    write_log(dir.path());
+    std::vector<fs::path> logs;
+    for (const auto& e : fs::directory_iterator(dir.path()))
+        if (e.path().extension() == ".log")
+            logs.push_back(e.path());
+    std::sort(logs.begin(), logs.end());
+    fs::remove(logs[1]);
+    auto run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+}
+
+TEST(DumpLogTest, UsageErrors) {
+    EXPECT_EQ(dump_log("").exit_code, 2);
+    EXPECT_EQ(dump_log("/nonexistent/file.log").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace skiff::storage
