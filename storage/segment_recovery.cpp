@@ -1,5 +1,7 @@
 // LogSegment::open: loading a segment from disk, checking its indexes, and recovering it
 // (validating every batch, truncating a torn tail, rebuilding the indexes) when needed.
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "storage/log_segment.h"
@@ -141,10 +143,14 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
     }
     // Roll time of a reopened segment: its first batch's max timestamp, as Kafka does; the
     // moment of its first append is not on disk.
+    // A batch without timestamps (-1) falls back to the file's modification time.
     if (s.size_bytes() > 0) {
         std::byte head[protocol::kBatchHeaderSize];
         if (s.log_->read_at(0, head))
             s.rolling_base_ms_ = protocol::read_batch_header(head).max_timestamp;
+        struct stat st {};
+        if (s.rolling_base_ms_ < 0 && ::fstat(s.log_->fd(), &st) == 0)
+            s.rolling_base_ms_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000;
     }
     if (!active) {
         auto sealed = s.seal();

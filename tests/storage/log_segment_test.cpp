@@ -1,6 +1,7 @@
 // The rolling rule and the sparse index rule of the seeds, checked file by file.
 #include <gtest/gtest.h>
 
+#include "protocol/crc32c.h"
 #include "storage/big_endian.h"
 #include "storage/log_segment.h"
 #include "storage/partition_log.h"
@@ -153,6 +154,32 @@ TEST(LogSegmentTest, RollsWhenTheIndexIsFull) {
     EXPECT_GT((*log)->segment_count(), 1u);
     for (int64_t offset = 0; offset < 8; ++offset)
         EXPECT_TRUE((*log)->lookup(offset)) << offset;
+}
+
+TEST(LogSegmentTest, RollsBeforeARelativeOffsetOverflows32Bits) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 0));
+    ASSERT_TRUE(log);
+    // One record whose batch spans offsets 0 .. 2^31 - 2 (legal after compaction).
+    auto wide = test::make_batch(1, 100);
+    store_be<int32_t>(wide.data() + 23, INT32_MAX - 1);
+    store_be<uint32_t>(wide.data() + 17,
+                       protocol::crc32c(std::span<const std::byte>(wide).subspan(21)));
+    auto summaries = protocol::validate_batches(wide);
+    ASSERT_TRUE(summaries) << summaries.error().message;
+    ASSERT_TRUE((*log)->append(wide, *summaries));
+    // Offset 2^31 - 1: relative offset INT32_MAX still fits.
+    EXPECT_EQ(append_batch(**log, 1, 100).base_offset, int64_t{INT32_MAX});
+    EXPECT_EQ((*log)->segment_count(), 1u);
+    // Offset 2^31 would not: roll.
+    EXPECT_EQ(append_batch(**log, 1, 100).base_offset, int64_t{INT32_MAX} + 1);
+    EXPECT_EQ((*log)->segment_count(), 2u);
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "00000000002147483648.log"));
+    EXPECT_EQ(index_entries(dir.path() / segment_file_name(0, kIndexSuffix)),
+              (std::vector<Entry>{{INT32_MAX, 100}}));
+    auto l = (*log)->lookup(12345);
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->batch_position, 0);
 }
 
 }  // namespace
