@@ -77,6 +77,9 @@ Server::~Server() {
 }
 
 int Server::run() {
+    // sendfile(2) to a socket the client already closed raises SIGPIPE (Asio's own writes use
+    // MSG_NOSIGNAL, sendfile has no such flag): a departed client must not kill the broker.
+    std::signal(SIGPIPE, SIG_IGN);
     for (auto& acceptor : acceptors_)
         asio::co_spawn(io_, accept_loop(*acceptor), asio::detached);
 
