@@ -156,6 +156,55 @@ class KafkaPythonTest(unittest.TestCase):
         self.assertIsNone(at(base, tp1), "empty partition")
         self.assertEqual(consumer.end_offsets([tp0, tp1]), {tp0: 20, tp1: 0})
 
+    def test_restart_keeps_data(self):
+        """SIGTERM restart and kill -9 restart on the same data dir: every acked record survives."""
+        topic = "kp-restart"
+
+        def produce(start, count):
+            producer = self.producer(acks="all", linger_ms=5)
+            futs = [producer.send(topic, key=b"r%d" % (i % 5), value=b"restart-%04d" % i,
+                                  headers=[("i", str(i).encode())]) for i in range(start, start + count)]
+            producer.flush(timeout=30)
+            return [(f.get(timeout=30), i) for f, i in zip(futs, range(start, start + count))]
+
+        def read_all(expected):
+            consumer = self.consumer()
+            tps = [TopicPartition(topic, p) for p in range(PARTITIONS)]
+            consumer.assign(tps)
+            consumer.seek_to_beginning()
+            got = self.consume_exactly(consumer, sum(len(v) for v in expected.values()))
+            for p in range(PARTITIONS):
+                self.assertEqual([(r.offset, r.key, r.value, list(r.headers)) for r in got.get(p, [])],
+                                 expected[p], "partition %d after restart" % p)
+            self.assertEqual(consumer.end_offsets(tps), {tp: len(expected[tp.partition]) for tp in tps})
+
+        expected = {p: [] for p in range(PARTITIONS)}
+
+        def record(results):
+            for md, i in results:
+                self.assertEqual(md.offset, len(expected[md.partition]), "offsets continue after restart")
+                expected[md.partition].append((md.offset, b"r%d" % (i % 5), b"restart-%04d" % i,
+                                               [("i", str(i).encode())]))
+
+        record(produce(0, 300))
+        self.broker.stop()  # SIGTERM -> exit 0
+        for p in range(PARTITIONS):
+            self.broker.verify_log(topic, p)
+        self.broker.start()
+        read_all(expected)
+        record(produce(300, 200))
+
+        self.broker.kill()  # kill -9: acked records were written before the responses went out
+        self.broker.start()
+        read_all(expected)
+        record(produce(500, 100))
+        read_all(expected)
+        self.broker.stop()
+        for p in range(PARTITIONS):
+            self.broker.verify_log(topic, p)
+        self.broker.start()  # running again for the other tests
+        read_all(expected)
+
     def test_broker_version_detected(self):
         # Not a workaround: record what kafka-python inferred from ApiVersions, and make sure it
         # is new enough for headers (0.11+) and offsets_for_times (0.10.1+).
