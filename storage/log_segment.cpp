@@ -89,6 +89,10 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
                                                 std::span<const std::byte> batches,
                                                 std::span<const protocol::BatchSummary> summaries,
                                                 const LogConfig& config, int64_t now_ms) {
+    if (sealed_)
+        return unexpected(
+            StorageError{StorageErrc::io_error,
+                         log_->path().string() + " is sealed; appends go to the active segment"});
     const int64_t start = size_bytes();
     // Build the iovecs: a rewritten 16-byte prefix per batch from a local buffer, then the rest
     // of the caller's bytes untouched.
@@ -249,7 +253,6 @@ Expected<void, StorageError> LogSegment::flush() {
 
 void LogSegment::delete_files() {
     std::error_code ec;
-    fs::path dir = log_->path().parent_path();
     fs::remove(log_->path(), ec);  // the .log first: a leftover index without it is stray
     fs::remove(offset_index_->file().path(), ec);
     fs::remove(time_index_->file().path(), ec);
