@@ -15,6 +15,8 @@ if [ $# -lt 1 ]; then
 fi
 SKIFF=$(readlink -f "$1")
 PY=/usr/bin/python3
+SETPRIV=""
+if command -v setpriv >/dev/null 2>&1; then SETPRIV="setpriv --pdeathsig KILL"; fi
 TMP=$(mktemp -d /tmp/skiff-kcat-XXXXXX)
 DATA="$TMP/data"
 PID=""
@@ -49,7 +51,9 @@ trap 'exit 130' INT TERM
 start_broker() {
     GEN=$((GEN + 1))
     LOG="$TMP/skiff-$GEN.log"
-    "$SKIFF" --override listeners=PLAINTEXT://127.0.0.1:0 --override "log.dirs=$DATA" \
+    # setpriv --pdeathsig: the broker dies with this script even if it is SIGKILLed (ctest
+    # timeout). setpriv execs, so $! is the broker's pid.
+    $SETPRIV "$SKIFF" --override listeners=PLAINTEXT://127.0.0.1:0 --override "log.dirs=$DATA" \
         --override num.partitions=3 >"$LOG" 2>&1 </dev/null &
     PID=$!
     PORT=""

@@ -23,6 +23,7 @@ import unittest
 
 LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(PLAINTEXT\), advertised as 127\.0\.0\.1:(\d+)")
 START_TIMEOUT_S = 20.0
+SETPRIV = shutil.which("setpriv")
 STOP_TIMEOUT_S = 20.0
 
 _binary = None
@@ -62,7 +63,9 @@ class Broker:
         self.generation += 1
         self.log_path = os.path.join(self.tmp, "skiff-%d.log" % self.generation)
         self.stopped_logs.append(self.log_path)
-        args = [binary(),
+        # setpriv --pdeathsig: the broker dies with this process even if it is SIGKILLed (a
+        # ctest timeout), instead of lingering on its port. Same pid (setpriv execs).
+        args = ([SETPRIV, "--pdeathsig", "KILL"] if SETPRIV else []) + [binary(),
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0",
                 "--override", "log.dirs=" + self.data_dir]
         for k, v in self.overrides.items():
