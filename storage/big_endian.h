@@ -1,27 +1,12 @@
-// Big-endian load/store for the on-disk index entries and batch headers.
+// Big-endian load/store for the on-disk index entries and batch headers: the same encoding as
+// the wire, so storage uses protocol/'s one implementation.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <type_traits>
+#include "protocol/wire.h"
 
 namespace skiff::storage {
 
-template <class T>
-T load_be(const std::byte* p) {
-    std::make_unsigned_t<T> v = 0;
-    for (size_t i = 0; i < sizeof(T); ++i)
-        v = static_cast<decltype(v)>((v << 8) | static_cast<uint8_t>(p[i]));
-    return static_cast<T>(v);
-}
-
-template <class T>
-void store_be(std::byte* p, T value) {
-    auto v = static_cast<std::make_unsigned_t<T>>(value);
-    for (size_t i = sizeof(T); i-- > 0;) {
-        p[i] = static_cast<std::byte>(v & 0xff);
-        v = static_cast<decltype(v)>(v >> 8);
-    }
-}
+using protocol::wire::load_be;
+using protocol::wire::store_be;
 
 }  // namespace skiff::storage
