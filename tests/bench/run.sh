@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: skiff against librdkafka's in-memory mock broker (the peer), with the
+# machine's own limits measured in the same run.
+#
+#   tests/bench/run.sh [--short]
+#
+# Builds Release in build-bench/ (or $SKIFF_BENCH_BUILD), starts skiff on an ephemeral port with
+# a temporary data directory and the mock peer, then runs every workload against both, A B A B,
+# for several rounds, and reports medians. A full run writes tests/bench/RESULTS.md and
+# tests/bench/throughput.png; --short (a smoke run for CI, about two minutes once built) writes
+# them under the build directory instead, so the committed results stay those of a full run.
+# Never fails on a number; fails only when something does not work.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+
+mode=full
+[ "${1:-}" = "--short" ] && mode=short
+build=${SKIFF_BENCH_BUILD:-$root/build-bench}
+
+if [ "$mode" = full ]; then
+  rounds=5 produce_s=3 produce_max=400000000 consume_s=2 latency_count=2000 latency_s=5
+  pagecache_mib=512 loopback_s=1 out_dir=$root/tests/bench
+else
+  rounds=3 produce_s=0.4 produce_max=40000000 consume_s=0.4 latency_count=200 latency_s=1
+  pagecache_mib=128 loopback_s=0.3 out_dir=$build/bench-results
+fi
+pass_bytes=$((4 * 1024 * 1024)) # within the peer's ~5 MiB per partition
+sizes=(100 1024 65536)
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# --- build -----------------------------------------------------------------------------------
+log "building Release in $build"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" --target skiff bench_client mock_peer machine_limits -- -j"$(nproc)" \
+  | grep -Ev '^\[[0-9]+/[0-9]+\] ' || true
+skiff_bin=$build/broker/skiff
+client=$build/tests/bench/bench_client
+for f in "$skiff_bin" "$client" "$build/tests/bench/mock_peer" "$build/tests/bench/machine_limits"; do
+  [ -x "$f" ] || { log "missing $f after the build"; exit 1; }
+done
+
+if ! command -v gnuplot >/dev/null; then
+  log "installing gnuplot-nox for the plot"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo -n)
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    gnuplot-nox >/dev/null 2>&1 || log "could not install gnuplot-nox; the plot is skipped"
+fi
+
+# --- brokers ---------------------------------------------------------------------------------
+tmp=$(mktemp -d /tmp/skiff-bench.XXXXXX)
+skiff_pid='' peer_pid=''
+cleanup() {
+  for p in $skiff_pid $peer_pid; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in $skiff_pid $peer_pid; do
+    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$p" 2>/dev/null || true
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+topics=()
+for r in $(seq "$rounds"); do
+  for s in "${sizes[@]}"; do topics+=("p-r$r-s$s-a1" "p-r$r-s$s-aall"); done
+  topics+=("lat-r$r")
+done
+
+"$skiff_bin" --override "log.dirs=$tmp/skiff-data" --override listeners=PLAINTEXT://127.0.0.1:0 \
+  >"$tmp/skiff.log" 2>&1 &
+skiff_pid=$!
+"$build/tests/bench/mock_peer" "${topics[@]}" >"$tmp/peer.out" 2>"$tmp/peer.err" &
+peer_pid=$!
+
+skiff_addr='' peer_addr=''
+for _ in $(seq 200); do
+  [ -z "$skiff_addr" ] && skiff_addr=$(grep -o 'skiff listening on 127\.0\.0\.1:[0-9]*' \
+    "$tmp/skiff.log" | head -1 | sed 's/.* on //') || true
+  [ -z "$peer_addr" ] && peer_addr=$(head -1 "$tmp/peer.out" | tr -d '\r\n') || true
+  [ -n "$skiff_addr" ] && [ -n "$peer_addr" ] && break
+  kill -0 "$skiff_pid" 2>/dev/null || { cat "$tmp/skiff.log" >&2; log "skiff exited"; exit 1; }
+  kill -0 "$peer_pid" 2>/dev/null || { cat "$tmp/peer.err" >&2; log "mock_peer exited"; exit 1; }
+  sleep 0.1
+done
+[ -n "$skiff_addr" ] && [ -n "$peer_addr" ] || { log "brokers did not start"; exit 1; }
+log "skiff at $skiff_addr (pid $skiff_pid), peer at $peer_addr (pid $peer_pid)"
+
+# --- workloads -------------------------------------------------------------------------------
+raw=$tmp/raw.txt
+: >"$raw"
+# Runs one client workload against one broker and appends its result line with labels.
+bench() { # broker round workload size acks args...
+  local broker=$1 round=$2 workload=$3 size=$4 acks=$5
+  shift 5
+  local addr=$skiff_addr pid=$skiff_pid
+  [ "$broker" = peer ] && addr=$peer_addr pid=$peer_pid
+  local line
+  line=$(timeout 180 "$client" "$workload" --bootstrap "$addr" --broker-pid "$pid" "$@" \
+    | grep '^result ') || { log "$broker $workload size=$size acks=$acks failed"; exit 1; }
+  echo "broker=$broker round=$round size=$size acks=$acks ${line#result }" >>"$raw"
+  log "$broker r$round $workload size=$size acks=$acks: ${line#result }"
+}
+
+machine_limits=$build/tests/bench/machine_limits
+start_load=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date +%s)
+for r in $(seq "$rounds"); do
+  log "round $r of $rounds"
+  echo "limit round=$r $("$machine_limits" pagecache "$tmp/cached.bin" "$pagecache_mib" \
+    | sed 's/^result //')" >>"$raw"
+  echo "limit round=$r $("$machine_limits" loopback "$tmp/cached.bin" "$loopback_s" \
+    | sed 's/^result //')" >>"$raw"
+  rm -f "$tmp/cached.bin"
+  for s in "${sizes[@]}"; do
+    for acks in 1 all; do
+      for b in skiff peer; do
+        bench "$b" "$r" produce "$s" "$acks" --topic "p-r$r-s$s-a$acks" --size "$s" \
+          --acks "$acks" --max-bytes "$produce_max" --seconds "$produce_s"
+      done
+    done
+    for b in skiff peer; do
+      bench "$b" "$r" consume "$s" - --topic "p-r$r-s$s-a1" --pass-bytes "$pass_bytes" \
+        --max-bytes 100000000000 --seconds "$consume_s"
+    done
+  done
+  for b in skiff peer; do
+    bench "$b" "$r" latency 100 all --topic "lat-r$r" --size 100 --count "$latency_count" \
+      --seconds "$latency_s"
+  done
+  echo "rss round=$r broker=skiff kib=$(awk '/^VmRSS:/ {print $2}' "/proc/$skiff_pid/status")" \
+    >>"$raw"
+done
+elapsed=$(($(date +%s) - started))
+
+# --- report ----------------------------------------------------------------------------------
+mkdir -p "$out_dir"
+cp "$raw" "$out_dir/raw-results.txt"
+/usr/bin/python3 tests/bench/report.py --raw "$raw" --out-dir "$out_dir" --mode "$mode" \
+  --rounds "$rounds" --pass-bytes "$pass_bytes" --elapsed-s "$elapsed" \
+  --load-start "$start_load" --load-end "$(cut -d' ' -f1-3 /proc/loadavg)" \
+  --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- \
+    broker storage protocol 2>/dev/null || echo '+local changes')"
+log "wrote $out_dir/RESULTS.md"
