@@ -1,0 +1,363 @@
+#!/usr/bin/env bash
+# docker/test-image.sh: builds docker/Dockerfile exactly as users do (context: the repository
+# root) and proves the image serves real clients, without a Docker engine or an image registry.
+#
+#   1. debian:bookworm and debian:bookworm-slim are made locally with debootstrap (minbase) from
+#      the Debian mirror apt already uses; the root file systems are cached as tarballs in
+#      $SKIFF_IMAGE_CACHE (default /var/cache/skiff-test-image), so reruns skip this.
+#   2. buildah (chroot isolation, no daemon) builds the image; the runtime image must be < 100 MB.
+#   3. The broker runs from the image on the host network with its data directory bind-mounted
+#      from a host path; kcat produces and consumes through it; the image's HEALTHCHECK command
+#      exits 0 against it; SIGTERM stops it cleanly (log + .kafka_cleanshutdown); the health
+#      check then exits 1; a new container on the same host path serves the same records.
+#
+# Needs root (buildah and debootstrap); installs buildah, debootstrap and kcat with apt when
+# missing. Uses its own buildah storage (vfs driver, which works wherever root does, including
+# inside containers) under the cache directory. Any failed check stops the script non-zero.
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cache="${SKIFF_IMAGE_CACHE:-/var/cache/skiff-test-image}"
+image="localhost/skiff:test-image"
+skiff_uid=10001 # the uid docker/Dockerfile gives the skiff user
+max_image_bytes=$((100 * 1000 * 1000))
+
+say() { printf '[test-image %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+fail() {
+  printf '[test-image] FAILED: %s\n' "$*" >&2
+  exit 1
+}
+
+[ "$(id -u)" -eq 0 ] || fail "must run as root (buildah chroot isolation and debootstrap need it)"
+
+# --- tools -----------------------------------------------------------------------------------
+missing=()
+for tool in buildah:buildah debootstrap:debootstrap kcat:kcat python3:python3; do
+  command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+mkdir -p "$cache"
+# A private store keeps the cached base images apart from anything else on the machine.
+bh() { buildah --storage-driver vfs --root "$cache/storage" --runroot /run/skiff-test-image "$@"; }
+
+# --- cleanup ---------------------------------------------------------------------------------
+work="$(mktemp -d /tmp/skiff-test-image.XXXXXX)"
+containers=()
+broker_pid=""
+cleanup() {
+  local rc=$?
+  if [ -n "$broker_pid" ] && kill -0 "$broker_pid" 2>/dev/null; then
+    kill -KILL "$broker_pid" 2>/dev/null || true
+    wait "$broker_pid" 2>/dev/null || true
+  fi
+  for c in "${containers[@]}"; do bh rm "$c" >/dev/null 2>&1 || true; done
+  # SKIFF_TEST_IMAGE_KEEP=1 leaves the image in the store for a look around:
+  # buildah --storage-driver vfs --root $cache/storage --runroot /run/skiff-test-image ...
+  [ "${SKIFF_TEST_IMAGE_KEEP:-0}" = 1 ] || bh rmi "$image" >/dev/null 2>&1 || true
+  # debootstrap mounts /proc and /sys inside its target; never rm -rf through a mount.
+  grep -o " $work/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+  rm -rf --one-file-system "$work"
+  [ $rc -eq 0 ] || say "see the messages above; exit status $rc"
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- 1. base images --------------------------------------------------------------------------
+# The Debian mirror apt is configured with (deb822 URIs: or one-line deb entries).
+detect_mirror() {
+  local m
+  m="$(grep -hsE '^URIs:.*/debian/?$' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list |
+    head -n1 | awk '{print $2}')"
+  [ -n "$m" ] || m="$(grep -hsE '^deb .*/debian/? bookworm' /etc/apt/sources.list \
+    /etc/apt/sources.list.d/*.list | head -n1 | awk '{print $2}')"
+  echo "${m:-http://deb.debian.org/debian}"
+}
+
+# Writes $cache/bookworm.tar and $cache/bookworm-slim.tar from one minbase bootstrap.
+bootstrap_rootfs() {
+  local mirror rootfs
+  mirror="${SKIFF_DEBIAN_MIRROR:-$(detect_mirror)}"
+  rootfs="$work/rootfs"
+  say "debootstrap --variant=minbase bookworm from $mirror (cached afterwards in $cache)"
+  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 ||
+    {
+      tail -n 30 "$work/debootstrap.log" >&2
+      fail "debootstrap"
+    }
+  # Apt sources as in Debian's own images: the release, its updates and security.
+  rm -f "$rootfs/etc/apt/sources.list"
+  cat >"$rootfs/etc/apt/sources.list.d/debian.sources" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+  rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin \
+    "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/log/*.log "$rootfs"/tmp/*
+  tar -C "$rootfs" --numeric-owner --exclude='./dev/*' --exclude='./proc/*' \
+    --exclude='./sys/*' -cf "$cache/bookworm.tar.tmp" .
+  # The slim variant: no documentation, manual pages or translations, now or in packages
+  # installed later (dpkg path excludes), as in Debian's -slim images.
+  mkdir -p "$rootfs/etc/dpkg/dpkg.cfg.d"
+  cat >"$rootfs/etc/dpkg/dpkg.cfg.d/slim" <<'EOF'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-exclude /usr/share/man/*
+path-exclude /usr/share/groff/*
+path-exclude /usr/share/linda/*
+path-exclude /usr/share/lintian/*
+EOF
+  find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
+  find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
+  rm -rf "$rootfs"/usr/share/{info,locale,man,groff,linda,lintian}/*
+  tar -C "$rootfs" --numeric-owner --exclude='./dev/*' --exclude='./proc/*' \
+    --exclude='./sys/*' -cf "$cache/bookworm-slim.tar.tmp" .
+  mv "$cache/bookworm.tar.tmp" "$cache/bookworm.tar"
+  mv "$cache/bookworm-slim.tar.tmp" "$cache/bookworm-slim.tar"
+  rm -rf --one-file-system "$rootfs"
+}
+
+import_base() { # import_base TARBALL NAME
+  local c
+  c="$(bh from --pull=never scratch)"
+  containers+=("$c")
+  bh add "$c" "$1" / >/dev/null
+  bh config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --cmd '["bash"]' --os linux --arch amd64 "$c"
+  bh commit --quiet "$c" "$2" >/dev/null
+  bh rm "$c" >/dev/null
+  say "base image $2 imported from $1"
+}
+
+if bh inspect --type image docker.io/library/debian:bookworm >/dev/null 2>&1 &&
+  bh inspect --type image docker.io/library/debian:bookworm-slim >/dev/null 2>&1; then
+  say "base images debian:bookworm and debian:bookworm-slim already in $cache/storage"
+else
+  if [ -s "$cache/bookworm.tar" ] && [ -s "$cache/bookworm-slim.tar" ]; then
+    say "using cached root file systems in $cache"
+  else
+    bootstrap_rootfs
+  fi
+  import_base "$cache/bookworm.tar" docker.io/library/debian:bookworm
+  import_base "$cache/bookworm-slim.tar" docker.io/library/debian:bookworm-slim
+fi
+
+# --- 2. build the image ----------------------------------------------------------------------
+say "buildah bud -f docker/Dockerfile $repo (the command users run with docker build)"
+build_start=$(date +%s)
+bh bud --isolation chroot --network host --pull=never --format docker \
+  -f "$repo/docker/Dockerfile" -t "$image" "$repo" >"$cache/last-build.log" 2>&1 || {
+  tail -n 40 "$cache/last-build.log" >&2
+  fail "image build (whole log: $cache/last-build.log)"
+}
+say "image built in $(($(date +%s) - build_start)) s"
+
+# Image metadata a container engine acts on: entrypoint, user, volume, port, signal, health check.
+bh inspect --type image "$image" >"$work/inspect.json"
+/usr/bin/python3 - "$work/inspect.json" "$work/config.env" <<'EOF'
+import json, shlex, sys
+cfg = json.load(open(sys.argv[1]))["Docker"]["config"]
+def need(cond, what):
+    if not cond:
+        sys.exit(f"image config: {what}; config is {json.dumps(cfg, indent=1)}")
+env = dict(e.split("=", 1) for e in cfg.get("Env", []))
+need(cfg.get("Entrypoint") == ["skiff"], "entrypoint is not [skiff]")
+need(cfg.get("User") not in (None, "", "root", "0", "0:0") and not cfg["User"].startswith("root"),
+     "runs as root")
+need("/var/lib/skiff" in (cfg.get("Volumes") or {}), "no volume at /var/lib/skiff")
+need("9092/tcp" in (cfg.get("ExposedPorts") or {}), "9092 not exposed")
+need(cfg.get("StopSignal") == "SIGTERM", "stop signal is not SIGTERM")
+need(env.get("SKIFF_LOG_DIRS") == "/var/lib/skiff", "SKIFF_LOG_DIRS")
+need(env.get("SKIFF_LISTENERS") == "PLAINTEXT://0.0.0.0:9092", "SKIFF_LISTENERS")
+need(env.get("SKIFF_ADVERTISED_LISTENERS") == "PLAINTEXT://localhost:9092",
+     "SKIFF_ADVERTISED_LISTENERS")
+test = (cfg.get("Healthcheck") or {}).get("Test") or []
+need(test[:1] == ["CMD"] and "127.0.0.1:9092" in test, "health check does not ask 127.0.0.1:9092")
+with open(sys.argv[2], "w") as out:
+    out.write("entrypoint=(%s)\n" % " ".join(shlex.quote(a) for a in cfg["Entrypoint"]))
+    out.write("healthcheck=(%s)\n" % " ".join(shlex.quote(a) for a in test[1:]))
+    out.write("image_user=%s\n" % shlex.quote(cfg["User"]))
+EOF
+entrypoint=() healthcheck=() image_user=""
+# shellcheck disable=SC1091
+. "$work/config.env"
+say "image config ok: entrypoint ${entrypoint[*]}, user $image_user, volume /var/lib/skiff," \
+  "port 9092, STOPSIGNAL SIGTERM, health check: ${healthcheck[*]}"
+
+# The size docker would list: the image's unpacked file system (apparent size, in bytes).
+probe="$(bh from --pull=never "$image")"
+containers+=("$probe")
+mnt="$(bh mount "$probe")"
+size="$(du -sb "$mnt" | cut -f1)"
+say "runtime image size: $size bytes ($((size / 1000000)) MB; limit 100 MB; buildah lists" \
+  "$(bh images --format '{{.Size}}' "$image"))"
+[ "$size" -lt "$max_image_bytes" ] || fail "runtime image is $size bytes, over 100 MB"
+# Nothing of the build stage may leak in: no compiler, no headers.
+[ -x "$mnt/usr/local/bin/skiff" ] || fail "no /usr/local/bin/skiff in the image"
+for f in usr/bin/gcc usr/bin/cmake usr/include/spdlog; do
+  [ ! -e "$mnt/$f" ] || fail "build-stage file /$f is in the runtime image"
+done
+bh umount "$probe" >/dev/null
+
+# --- 3. run it -------------------------------------------------------------------------------
+free_port() {
+  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+port="$(free_port)"
+bootstrap="127.0.0.1:$port"
+data="$work/data" # the host path bind-mounted at /var/lib/skiff, as with docker run -v
+mkdir -p "$data"
+chown "$skiff_uid:$skiff_uid" "$data"
+
+# The image's health check, pointed at this run's port (the host network is shared, so the
+# test cannot take 9092 for itself).
+health_cmd=("${healthcheck[@]/127.0.0.1:9092/$bootstrap}")
+
+# start_broker LOG: a new container from the image, like `docker run -v $data:/var/lib/skiff
+# -e SKIFF_LISTENERS=... skiff`; the broker runs the image's entrypoint as the image's user.
+start_broker() {
+  local c deadline
+  c="$(bh from --pull=never "$image")"
+  containers+=("$c")
+  bh run --isolation chroot --network host -v "$data:/var/lib/skiff" \
+    -e "SKIFF_LISTENERS=PLAINTEXT://$bootstrap" -e "SKIFF_ADVERTISED_LISTENERS=PLAINTEXT://$bootstrap" \
+    "$c" -- "${entrypoint[@]}" >"$1" 2>&1 &
+  broker_pid=$!
+  deadline=$(($(date +%s) + 60))
+  until kcat -b "$bootstrap" -L -m 2 >/dev/null 2>&1; do
+    kill -0 "$broker_pid" 2>/dev/null || {
+      cat "$1" >&2
+      fail "the broker exited during start-up"
+    }
+    [ "$(date +%s)" -lt "$deadline" ] || {
+      cat "$1" >&2
+      fail "the broker did not answer on $bootstrap within 60 s"
+    }
+    sleep 0.5
+  done
+  # skiff removes the clean-shutdown marker while it runs, so finding it at stop means something.
+  [ ! -e "$data/.kafka_cleanshutdown" ] || fail "the running broker left .kafka_cleanshutdown"
+  say "broker from the image answers on $bootstrap (container $c, data on host at $data)"
+}
+
+# The skiff process itself (a descendant of `buildah run`): what `docker stop` signals.
+skiff_pid() {
+  local pids=("$broker_pid") p child
+  while [ ${#pids[@]} -gt 0 ]; do
+    p="${pids[0]}"
+    pids=("${pids[@]:1}")
+    for child in $(pgrep -P "$p" || true); do
+      [ "$(cat "/proc/$child/comm" 2>/dev/null)" = skiff ] && {
+        echo "$child"
+        return
+      }
+      pids+=("$child")
+    done
+  done
+  fail "no skiff process under buildah run ($broker_pid)"
+}
+
+# stop_broker LOG: SIGTERM, then the broker must exit 0 within 30 s and say so in its log.
+stop_broker() {
+  local pid deadline rc=0
+  pid="$(skiff_pid)"
+  [ "$(stat -c %u "/proc/$pid")" = "$skiff_uid" ] || fail "skiff runs as uid $(stat -c %u "/proc/$pid"), not $skiff_uid"
+  say "SIGTERM to skiff (pid $pid, uid $skiff_uid)"
+  kill -TERM "$pid"
+  deadline=$(($(date +%s) + 30))
+  while kill -0 "$broker_pid" 2>/dev/null; do
+    [ "$(date +%s)" -lt "$deadline" ] || fail "the broker did not exit within 30 s of SIGTERM"
+    sleep 0.2
+  done
+  wait "$broker_pid" || rc=$?
+  broker_pid=""
+  [ $rc -eq 0 ] || {
+    cat "$1" >&2
+    fail "the broker exited with status $rc after SIGTERM"
+  }
+  grep -q "shutdown complete" "$1" || {
+    cat "$1" >&2
+    fail "no 'shutdown complete' in the broker log"
+  }
+  [ -e "$data/.kafka_cleanshutdown" ] || fail "no .kafka_cleanshutdown in the host data dir $data"
+  say "graceful exit: status 0, 'shutdown complete' logged, $data/.kafka_cleanshutdown exists"
+}
+
+# run_health: the image's health check command in a container from the image; prints its status.
+run_health() {
+  local rc=0
+  bh run --isolation chroot --network host "$health_ctr" -- "${health_cmd[@]}" \
+    >"$work/health.out" 2>&1 || rc=$?
+  echo "$rc"
+}
+
+consume() {
+  timeout 30 kcat -b "$bootstrap" -C -t image-test -o beginning -e -f '%k:%s\n' 2>"$work/kcat.err"
+}
+
+health_ctr="$(bh from --pull=never "$image")"
+containers+=("$health_ctr")
+
+start_broker "$work/broker1.log"
+
+expected=$'k1:hello\nk2:from a container\nk3:with its data on the host'
+printf '%s\n' "$expected" | timeout 30 kcat -b "$bootstrap" -P -t image-test -K: -X acks=all
+say "kcat produced 3 records to image-test"
+got="$(consume)" || {
+  cat "$work/kcat.err" >&2
+  fail "kcat consume"
+}
+[ "$got" = "$expected" ] || fail "consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
+say "kcat consumed the same 3 records"
+
+rc="$(run_health)"
+[ "$rc" = 0 ] || {
+  cat "$work/health.out" >&2
+  fail "health check exited $rc against a running broker"
+}
+say "health check (${health_cmd[*]}) exits 0: $(head -n1 "$work/health.out")"
+
+stop_broker "$work/broker1.log"
+
+rc="$(run_health)"
+[ "$rc" = 1 ] || {
+  cat "$work/health.out" >&2
+  fail "health check exited $rc against a stopped broker, expected 1"
+}
+say "health check exits 1 once the broker is stopped: $(head -n1 "$work/health.out")"
+
+# The data lives on the host path, written by the image's user.
+[ -s "$data/meta.properties" ] || fail "no meta.properties in $data"
+ls "$data"/image-test-0/*.log >/dev/null 2>&1 || fail "no image-test-0 segment in $data"
+grep -q 'from a container' "$data"/image-test-0/00000000000000000000.log ||
+  fail "the produced record is not in $data/image-test-0/00000000000000000000.log"
+owner="$(stat -c %u "$data/meta.properties")"
+[ "$owner" = "$skiff_uid" ] || fail "meta.properties is owned by uid $owner, not $skiff_uid"
+say "data on the host path: $(cd "$data" && find . -type f | sort | tr '\n' ' ')"
+
+# A new container on the same host path serves the same records.
+start_broker "$work/broker2.log"
+got="$(consume)" || {
+  cat "$work/kcat.err" >&2
+  fail "kcat consume after restart"
+}
+[ "$got" = "$expected" ] || fail "after restart consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
+say "a restarted container on the same host path serves the same 3 records"
+stop_broker "$work/broker2.log"
+
+say "PASS: image $image (${size} bytes) builds, serves kcat, health-checks, stops cleanly, keeps its data"
