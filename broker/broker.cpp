@@ -20,6 +20,7 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     : config_(std::move(config)),
       logs_(std::move(logs)),
       topics_(*logs_),
+      producer_ids_(logs_->log_dir()),
       cluster_id_(std::move(cluster_id)) {
     const auto& adv =
         config_.advertised_listeners.empty() ? config_.listeners : config_.advertised_listeners;

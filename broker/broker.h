@@ -7,6 +7,7 @@
 #include <string>
 
 #include "broker/partition_waiters.h"
+#include "broker/producer_ids.h"
 #include "broker/topic_registry.h"
 #include "config/broker_config.h"
 #include "storage/log_config.h"
@@ -26,6 +27,7 @@ class Broker {
     storage::LogManager& logs() { return *logs_; }
     TopicRegistry& topics() { return topics_; }
     PartitionWaiters& waiters() { return waiters_; }
+    ProducerIdAllocator& producer_ids() { return producer_ids_; }
     const std::string& cluster_id() const { return cluster_id_; }
     int32_t node_id() const { return config_.node_id; }
 
@@ -40,6 +42,7 @@ class Broker {
     std::unique_ptr<storage::LogManager> logs_;
     TopicRegistry topics_;
     PartitionWaiters waiters_;
+    ProducerIdAllocator producer_ids_;
     std::string cluster_id_;
     std::string advertised_host_;
     int32_t advertised_port_ = 9092;

@@ -14,6 +14,10 @@ ErrorCode to_error_code(storage::StorageErrc e) {
             return ErrorCode::invalid_request;
         case storage::StorageErrc::corrupt:
             return ErrorCode::corrupt_message;
+        case storage::StorageErrc::out_of_order_sequence:
+            return ErrorCode::out_of_order_sequence_number;
+        case storage::StorageErrc::invalid_producer_epoch:
+            return ErrorCode::invalid_producer_epoch;
         // A disk that fails or fills is Kafka's KAFKA_STORAGE_ERROR: clients retry elsewhere.
         case storage::StorageErrc::io_error:
         case storage::StorageErrc::no_space:

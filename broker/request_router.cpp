@@ -36,6 +36,21 @@ constexpr Route kRoutes[] = {
     {ApiKey::produce, &route<ProduceRequest, ProduceResponse, &handle_produce>},
     {ApiKey::fetch, &route<FetchRequest, FetchResponse, &handle_fetch>},
     {ApiKey::list_offsets, &route<ListOffsetsRequest, ListOffsetsResponse, &handle_list_offsets>},
+    {ApiKey::create_topics,
+     &route<CreateTopicsRequest, CreateTopicsResponse, &handle_create_topics>},
+    {ApiKey::delete_topics,
+     &route<DeleteTopicsRequest, DeleteTopicsResponse, &handle_delete_topics>},
+    {ApiKey::create_partitions,
+     &route<CreatePartitionsRequest, CreatePartitionsResponse, &handle_create_partitions>},
+    {ApiKey::describe_configs,
+     &route<DescribeConfigsRequest, DescribeConfigsResponse, &handle_describe_configs>},
+    {ApiKey::alter_configs,
+     &route<AlterConfigsRequest, AlterConfigsResponse, &handle_alter_configs>},
+    {ApiKey::incremental_alter_configs,
+     &route<IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse,
+            &handle_incremental_alter_configs>},
+    {ApiKey::init_producer_id,
+     &route<InitProducerIdRequest, InitProducerIdResponse, &handle_init_producer_id>},
 };
 
 }  // namespace

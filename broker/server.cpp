@@ -172,6 +172,7 @@ void Server::maintenance_loop() {
             break;
         lock.unlock();
         broker_->logs().flush_due();
+        broker_->logs().delete_removed();  // deleted topics' files, off the request threads
         if (clock::now() >= next_retention) {
             size_t deleted = broker_->logs().run_retention();
             if (deleted > 0)

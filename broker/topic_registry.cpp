@@ -1,11 +1,24 @@
 #include "broker/topic_registry.h"
 
+#include <charconv>
+
 namespace skiff::broker {
+
+using protocol::ErrorCode;
 
 TopicRegistry::TopicRegistry(storage::LogManager& logs) : logs_(logs) {
     for (const auto& tp : logs_.partitions()) {
-        auto& count = topics_[tp.topic];
-        count = std::max(count, tp.partition + 1);
+        auto& topic = topics_[tp.topic];
+        topic.partition_count = std::max(topic.partition_count, tp.partition + 1);
+    }
+    for (auto& [name, overrides] : read_all_topic_overrides(logs_.log_dir())) {
+        auto it = topics_.find(name);
+        if (it == topics_.end()) {  // the topic was deleted after its config was written
+            remove_topic_overrides(logs_.log_dir(), name);
+            continue;
+        }
+        logs_.set_topic_config(name, apply_overrides(logs_.defaults(), overrides));
+        it->second.overrides = std::move(overrides);
     }
 }
 
@@ -14,33 +27,148 @@ std::optional<int32_t> TopicRegistry::partition_count(const std::string& topic) 
     auto it = topics_.find(topic);
     if (it == topics_.end())
         return std::nullopt;
-    return it->second;
+    return it->second.partition_count;
 }
 
 std::vector<TopicInfo> TopicRegistry::list() const {
     std::lock_guard lock(mutex_);
     std::vector<TopicInfo> out;
     out.reserve(topics_.size());
-    for (const auto& [name, count] : topics_)
-        out.push_back({name, count});
+    for (const auto& [name, topic] : topics_)
+        out.push_back({name, topic.partition_count});
     return out;
+}
+
+TopicRegistry::CreateResult TopicRegistry::create_partitions_locked(const std::string& topic,
+                                                                    int32_t from, int32_t to) {
+    for (int32_t p = from; p < to; ++p) {
+        auto log = logs_.get_or_create({topic, p});
+        if (!log)
+            return {ErrorCode::kafka_storage_error, 0,
+                    "cannot create partition " + std::to_string(p) + ": " + log.error().message};
+    }
+    return {ErrorCode::none, to, {}};
 }
 
 TopicRegistry::CreateResult TopicRegistry::get_or_create(const std::string& topic,
                                                          int32_t partitions) {
     if (auto reason = invalid_topic_reason(topic))
-        return {protocol::ErrorCode::invalid_topic_exception, 0, *reason};
+        return {ErrorCode::invalid_topic_exception, 0, *reason};
     std::lock_guard lock(mutex_);
     if (auto it = topics_.find(topic); it != topics_.end())
-        return {protocol::ErrorCode::none, it->second, {}};
-    for (int32_t p = 0; p < partitions; ++p) {
-        auto log = logs_.get_or_create({topic, p});
-        if (!log)
-            return {protocol::ErrorCode::kafka_storage_error, 0,
-                    "cannot create partition " + std::to_string(p) + ": " + log.error().message};
+        return {ErrorCode::none, it->second.partition_count, {}};
+    auto created = create_partitions_locked(topic, 0, partitions);
+    if (created.error != ErrorCode::none)
+        return created;
+    topics_[topic].partition_count = partitions;
+    return created;
+}
+
+TopicRegistry::CreateResult TopicRegistry::create(const std::string& topic, int32_t partitions,
+                                                  const TopicOverrides& overrides,
+                                                  bool validate_only) {
+    if (auto reason = invalid_topic_reason(topic))
+        return {ErrorCode::invalid_topic_exception, 0, *reason};
+    if (partitions < 1)
+        return {ErrorCode::invalid_partitions, 0, "number of partitions must be at least 1"};
+    for (const auto& [name, value] : overrides)
+        if (auto reason = invalid_topic_config(name, value))
+            return {ErrorCode::invalid_config, 0, *reason};
+    std::lock_guard lock(mutex_);
+    if (topics_.count(topic))
+        return {ErrorCode::topic_already_exists, 0, "topic '" + topic + "' already exists"};
+    if (validate_only)
+        return {ErrorCode::none, partitions, {}};
+    // Overrides first, so a crash never leaves partitions that were meant to have them without.
+    if (!overrides.empty()) {
+        auto written = write_topic_overrides(logs_.log_dir(), topic, overrides);
+        if (!written)
+            return {ErrorCode::kafka_storage_error, 0, written.error()};
+        logs_.set_topic_config(topic, apply_overrides(logs_.defaults(), overrides));
     }
-    topics_[topic] = partitions;
-    return {protocol::ErrorCode::none, partitions, {}};
+    auto created = create_partitions_locked(topic, 0, partitions);
+    if (created.error != ErrorCode::none)
+        return created;
+    topics_[topic] = Topic{partitions, overrides};
+    return created;
+}
+
+ErrorCode TopicRegistry::remove(const std::string& topic) {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return ErrorCode::unknown_topic_or_partition;
+    topics_.erase(it);
+    logs_.remove(topic);
+    remove_topic_overrides(logs_.log_dir(), topic);
+    return ErrorCode::none;
+}
+
+TopicRegistry::CreateResult TopicRegistry::add_partitions(const std::string& topic,
+                                                          int32_t new_count, bool validate_only) {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return {ErrorCode::unknown_topic_or_partition, 0, "topic '" + topic + "' does not exist"};
+    const int32_t current = it->second.partition_count;
+    if (new_count <= current)
+        return {ErrorCode::invalid_partitions, current,
+                "topic currently has " + std::to_string(current) +
+                    " partitions, which is higher than or equal to the requested " +
+                    std::to_string(new_count)};
+    if (validate_only)
+        return {ErrorCode::none, new_count, {}};
+    auto created = create_partitions_locked(topic, current, new_count);
+    if (created.error != ErrorCode::none)
+        return created;
+    it->second.partition_count = new_count;
+    return created;
+}
+
+std::optional<TopicOverrides> TopicRegistry::overrides(const std::string& topic) const {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return std::nullopt;
+    return it->second.overrides;
+}
+
+TopicRegistry::CreateResult TopicRegistry::set_overrides(const std::string& topic,
+                                                         const TopicOverrides& overrides,
+                                                         bool validate_only) {
+    for (const auto& [name, value] : overrides)
+        if (auto reason = invalid_topic_config(name, value))
+            return {ErrorCode::invalid_config, 0, *reason};
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return {ErrorCode::unknown_topic_or_partition, 0, "topic '" + topic + "' does not exist"};
+    if (validate_only)
+        return {ErrorCode::none, it->second.partition_count, {}};
+    if (overrides.empty()) {
+        remove_topic_overrides(logs_.log_dir(), topic);
+    } else {
+        auto written = write_topic_overrides(logs_.log_dir(), topic, overrides);
+        if (!written)
+            return {ErrorCode::kafka_storage_error, 0, written.error()};
+    }
+    logs_.set_topic_config(topic, apply_overrides(logs_.defaults(), overrides));
+    it->second.overrides = overrides;
+    return {ErrorCode::none, it->second.partition_count, {}};
+}
+
+std::optional<int64_t> TopicRegistry::max_message_bytes(const std::string& topic) const {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return std::nullopt;
+    auto found = it->second.overrides.find("max.message.bytes");
+    if (found == it->second.overrides.end())
+        return std::nullopt;
+    int64_t v = 0;
+    const std::string& text = found->second;
+    std::from_chars(text.data(), text.data() + text.size(), v);
+    return v;
 }
 
 std::optional<std::string> TopicRegistry::invalid_topic_reason(std::string_view topic) {

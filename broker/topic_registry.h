@@ -1,6 +1,8 @@
-// Which topics exist and how many partitions each has. The partition directories in the log
-// dir are the source of truth: at start-up the registry is rebuilt from them, and creating a
-// topic creates its partition logs before the topic becomes visible.
+// Which topics exist, how many partitions each has and which settings it overrides. The
+// partition directories in the log dir are the source of truth for topics and partitions: at
+// start-up the registry is rebuilt from them, and creating a topic creates its partition logs
+// before the topic becomes visible. Overrides live in topic-configs/ (topic_config.h), written
+// before the partitions are created and applied to the topic's logs through the LogManager.
 //
 // Thread-safe: handlers on every I/O thread consult it.
 #pragma once
@@ -13,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broker/topic_config.h"
 #include "protocol/error_code.h"
 #include "storage/log_manager.h"
 
@@ -40,14 +43,39 @@ class TopicRegistry {
     };
     CreateResult get_or_create(const std::string& topic, int32_t partitions);
 
+    // CreateTopics: TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION, INVALID_PARTITIONS (< 1),
+    // INVALID_CONFIG (naming the key), KAFKA_STORAGE_ERROR. validate_only checks and creates
+    // nothing.
+    CreateResult create(const std::string& topic, int32_t partitions,
+                        const TopicOverrides& overrides, bool validate_only);
+    // DeleteTopics: closes the logs and schedules their files for deletion.
+    // UNKNOWN_TOPIC_OR_PARTITION for a missing topic.
+    protocol::ErrorCode remove(const std::string& topic);
+    // CreatePartitions: grows the topic to `new_count` partitions (INVALID_PARTITIONS unless it
+    // is larger than the current count).
+    CreateResult add_partitions(const std::string& topic, int32_t new_count, bool validate_only);
+    // The topic's overrides; nullopt for an unknown topic.
+    std::optional<TopicOverrides> overrides(const std::string& topic) const;
+    // Replaces the topic's overrides (validated) and applies them to its logs at once.
+    CreateResult set_overrides(const std::string& topic, const TopicOverrides& overrides,
+                               bool validate_only);
+    // The topic's max.message.bytes override, if any.
+    std::optional<int64_t> max_message_bytes(const std::string& topic) const;
+
     // Kafka's rules: 1 to 249 characters of [a-zA-Z0-9._-], and not "." or "..". A name that
     // passes can never escape the log directory.
     static std::optional<std::string> invalid_topic_reason(std::string_view topic);
 
   private:
+    struct Topic {
+        int32_t partition_count = 0;
+        TopicOverrides overrides;
+    };
+    CreateResult create_partitions_locked(const std::string& topic, int32_t from, int32_t to);
+
     storage::LogManager& logs_;
     mutable std::mutex mutex_;
-    std::map<std::string, int32_t> topics_;
+    std::map<std::string, Topic> topics_;
 };
 
 }  // namespace skiff::broker

@@ -10,6 +10,15 @@ constexpr std::array kSupportedApis{
     ApiSupport{ApiKey::produce, 0, 9, 9},      ApiSupport{ApiKey::fetch, 4, 12, 12},
     ApiSupport{ApiKey::list_offsets, 1, 7, 6}, ApiSupport{ApiKey::metadata, 0, 12, 9},
     ApiSupport{ApiKey::api_versions, 0, 3, 3},
+    // Topic administration (CLIENTS.md: CreateTopics 0-4, DeleteTopics 0-3, DescribeConfigs 0-2)
+    // and the idempotent producer (InitProducerId must contain 0 for librdkafka).
+    ApiSupport{ApiKey::create_topics, 0, 4, 5},
+    ApiSupport{ApiKey::delete_topics, 0, 3, 4},
+    ApiSupport{ApiKey::init_producer_id, 0, 4, 2},
+    ApiSupport{ApiKey::describe_configs, 0, 2, 4},
+    ApiSupport{ApiKey::alter_configs, 0, 1, 2},
+    ApiSupport{ApiKey::create_partitions, 0, 1, 2},
+    ApiSupport{ApiKey::incremental_alter_configs, 0, 1, 1},
 };
 
 constexpr bool sorted_by_key() {

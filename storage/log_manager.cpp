@@ -56,6 +56,11 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(fs::path lo
     for (const auto& entry : fs::directory_iterator(log_dir, ec)) {
         if (!entry.is_directory())
             continue;
+        if (entry.path().filename().string().ends_with("-delete")) {  // deletion cut short
+            std::error_code ignored;
+            fs::remove_all(entry.path(), ignored);
+            continue;
+        }
         auto tp = parse_partition_dir_name(entry.path().filename().string());
         if (!tp)
             continue;
@@ -89,13 +94,87 @@ Expected<PartitionLog*, StorageError> LogManager::get_or_create(const TopicParti
     std::unique_lock lock(mutex_);
     if (auto it = logs_.find(tp); it != logs_.end())
         return it->second.get();
+    auto config = topic_configs_.find(tp.topic);
     auto log = PartitionLog::open(log_dir_ / (tp.topic + "-" + std::to_string(tp.partition)),
-                                  defaults_, clock_, true);
+                                  config == topic_configs_.end() ? defaults_ : config->second,
+                                  clock_, true);
     if (!log)
         return unexpected(log.error());
     PartitionLog* raw = log->get();
     logs_.emplace(tp, std::move(*log));
     return raw;
+}
+
+void LogManager::set_topic_config(const std::string& topic, LogConfig config) {
+    std::unique_lock lock(mutex_);
+    for (auto it = logs_.lower_bound({topic, 0}); it != logs_.end() && it->first.topic == topic;
+         ++it)
+        it->second->update_config(config);
+    topic_configs_[topic] = std::move(config);
+}
+
+size_t LogManager::remove(const std::string& topic) {
+    std::vector<std::unique_ptr<PartitionLog>> taken;
+    {
+        std::unique_lock lock(mutex_);
+        for (auto it = logs_.lower_bound({topic, 0});
+             it != logs_.end() && it->first.topic == topic;) {
+            taken.push_back(std::move(it->second));
+            it = logs_.erase(it);
+        }
+        topic_configs_.erase(topic);
+    }
+    // Closed logs refuse appends; readers still holding slices keep their files open.
+    std::vector<Removed> removed;
+    for (auto& log : taken) {
+        (void)log->close();
+        Removed r;
+        r.removed_at_ms = clock_ ? clock_() : wall_clock_ms();
+        std::error_code ec;
+        {
+            std::unique_lock lock(mutex_);
+            r.renamed_dir =
+                fs::path(log->dir().string() + "." + std::to_string(++removals_) + "-delete");
+        }
+        fs::rename(log->dir(), r.renamed_dir, ec);
+        if (ec)  // still try to delete it in place
+            r.renamed_dir = log->dir();
+        r.log = std::move(log);
+        removed.push_back(std::move(r));
+    }
+    std::unique_lock lock(mutex_);
+    for (auto& r : removed)
+        removed_.push_back(std::move(r));
+    return taken.size();
+}
+
+void LogManager::delete_removed() {
+    // Handlers use a log pointer only within one synchronous step; a minute is ample.
+    constexpr int64_t kGraceMs = 60000;
+    const int64_t now = clock_ ? clock_() : wall_clock_ms();
+    std::vector<Removed> expired;
+    std::vector<fs::path> dirs;
+    {
+        std::unique_lock lock(mutex_);
+        for (auto& r : removed_) {
+            if (!r.renamed_dir.empty()) {
+                dirs.push_back(r.renamed_dir);
+                r.renamed_dir.clear();
+            }
+        }
+        for (auto it = removed_.begin(); it != removed_.end();) {
+            if (now - it->removed_at_ms >= kGraceMs) {
+                expired.push_back(std::move(*it));
+                it = removed_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
 }
 
 std::vector<std::pair<TopicPartition, PartitionLog*>> LogManager::logs() const {

@@ -6,9 +6,15 @@
 //   log-start-offset-checkpoint        first offset still readable in each log
 // (formats in checkpoint_file.h).
 //
-// Thread-safety: get/get_or_create/partitions may be called from any thread (a shared mutex
-// guards the map; logs are never removed while the manager lives). Retention, flushing and
-// checkpointing are meant for one background thread; the logs serialize themselves.
+// A deleted topic's partition dirs are renamed to <topic>-<partition>.<n>-delete at once (so
+// the topic is gone) and removed from disk by delete_removed() on the maintenance thread; a
+// leftover one (crash in between) is removed at open.
+//
+// Thread-safety: get/get_or_create/partitions/remove may be called from any thread (a shared
+// mutex guards the map). A removed log is closed but its object lives on for a grace period, so
+// a handler that got its pointer just before the removal fails with an error, not a crash.
+// Retention, flushing and checkpointing are meant for one background thread; the logs serialize
+// themselves.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +24,7 @@
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,7 +50,15 @@ class LogManager {
                                                                     LogConfig defaults,
                                                                     Clock clock = {});
     PartitionLog* get(const TopicPartition& tp) const;
+    // A new partition gets the topic's config when set_topic_config named one, else defaults.
     Expected<PartitionLog*, StorageError> get_or_create(const TopicPartition& tp);
+    // Per-topic settings: applied to the topic's open logs and to partitions created later.
+    void set_topic_config(const std::string& topic, LogConfig config);
+    const LogConfig& defaults() const { return defaults_; }
+    // Closes every partition of `topic` and renames its dirs for deletion; returns how many.
+    size_t remove(const std::string& topic);
+    // Deletes renamed dirs and frees removed logs whose grace period is over. Maintenance thread.
+    void delete_removed();
     std::vector<TopicPartition> partitions() const;
     size_t run_retention();  // also checkpoints log start offsets when something was deleted
     void flush_due();
@@ -63,6 +78,14 @@ class LogManager {
     bool recovered_cleanly_ = false;
     mutable std::shared_mutex mutex_;
     std::map<TopicPartition, std::unique_ptr<PartitionLog>> logs_;
+    std::map<std::string, LogConfig> topic_configs_;  // guarded by mutex_
+    struct Removed {
+        std::unique_ptr<PartitionLog> log;
+        std::filesystem::path renamed_dir;
+        int64_t removed_at_ms = 0;
+    };
+    std::vector<Removed> removed_;  // guarded by mutex_
+    uint64_t removals_ = 0;         // guarded by mutex_; makes renamed dir names unique
     std::mutex checkpoint_mutex_;
 };
 

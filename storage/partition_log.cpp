@@ -7,11 +7,19 @@
 #include <unistd.h>
 
 #include "storage/log_recovery.h"
+#include "storage/producer_snapshot.h"
 #include "storage/retention.h"
+#include "storage/segment_names.h"
 
 namespace skiff::storage {
 
 namespace fs = std::filesystem;
+
+namespace {
+// Snapshots kept per partition: the newest is enough to restart, the older ones cover a torn
+// tail that truncates the log below the newest.
+constexpr size_t kSnapshotsKept = 3;
+}  // namespace
 
 PartitionLog::PartitionLog(fs::path dir, LogConfig config, Clock clock)
     : dir_(std::move(dir)), config_(std::move(config)), clock_(std::move(clock)) {}
@@ -37,6 +45,7 @@ Expected<std::unique_ptr<PartitionLog>, StorageError> PartitionLog::open(
     // stays where the last flush left it.
     log->recovery_point_ = clean_shutdown ? leo : std::min(recovery_point, leo);
     log->last_flush_ms_ = log->now();
+    log->load_producer_state();
     return log;
 }
 
@@ -64,6 +73,7 @@ Expected<void, StorageError> PartitionLog::roll(int64_t now_ms) {
         return sealed;
     }
     publish(current->with_appended(std::move(*created)));
+    write_producer_snapshot_at(old_active->next_offset());
     return {};
 }
 
@@ -90,6 +100,33 @@ Expected<AppendResult, StorageError> PartitionLog::append(
     if (total != batches.size())
         return unexpected(
             StorageError{StorageErrc::invalid_argument, "bytes after the last summarized batch"});
+    // Idempotence checks, under the append lock so a retry racing its original cannot append
+    // twice. Several batches of one append are checked against a staged copy, so a producer's
+    // second batch sees its first.
+    std::optional<ProducerState> staged;
+    if (summaries.size() > 1)
+        staged = producers_;
+    for (const auto& s : summaries) {
+        ProducerState& state = staged ? *staged : producers_;
+        SequenceCheck check = state.check(s);
+        switch (check.verdict) {
+            case SequenceVerdict::append:
+                break;
+            case SequenceVerdict::duplicate: {
+                std::lock_guard state_lock(state_mutex_);
+                return AppendResult{check.duplicate_of.first_offset, check.duplicate_of.last_offset,
+                                    state_.log_start_offset, true};
+            }
+            case SequenceVerdict::out_of_order_sequence:
+                return unexpected(
+                    StorageError{StorageErrc::out_of_order_sequence, std::move(check.message)});
+            case SequenceVerdict::invalid_producer_epoch:
+                return unexpected(
+                    StorageError{StorageErrc::invalid_producer_epoch, std::move(check.message)});
+        }
+        if (staged)
+            staged->record(s, 0);  // offsets are not known yet; only sequences matter here
+    }
     const int64_t now_ms = now();
     auto active = snapshot().segments->active();
     const int64_t base = active->next_offset();
@@ -109,6 +146,11 @@ Expected<AppendResult, StorageError> PartitionLog::append(
         state_.high_watermark = last + 1;
         state_.active_size = active->size_bytes();
         log_start = state_.log_start_offset;
+    }
+    int64_t first_offset = base;
+    for (const auto& s : summaries) {
+        producers_.record(s, first_offset);
+        first_offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
     unflushed_messages_ += records;
     if (unflushed_messages_ >= config_.flush_interval_messages)
@@ -198,6 +240,7 @@ Expected<void, StorageError> PartitionLog::close() {
     auto sealed = snapshot().segments->active()->seal();
     if (!sealed)
         return sealed;
+    write_producer_snapshot_at(snapshot().high_watermark);
     closed_ = true;
     return {};
 }
@@ -205,6 +248,50 @@ Expected<void, StorageError> PartitionLog::close() {
 void PartitionLog::update_config(LogConfig config) {
     std::lock_guard lock(append_mutex_);
     config_ = std::move(config);
+}
+
+ProducerState::Entries PartitionLog::producer_entries() const {
+    std::lock_guard lock(append_mutex_);
+    return producers_.entries();
+}
+
+void PartitionLog::write_producer_snapshot_at(int64_t offset) {
+    // A missing snapshot only costs a longer replay at the next open, so failures are not fatal.
+    (void)write_producer_snapshot(dir_, offset, producers_.entries());
+    prune_producer_snapshots(dir_, offset, kSnapshotsKept);
+}
+
+void PartitionLog::load_producer_state() {
+    auto snap = snapshot();
+    const int64_t leo = snap.high_watermark;
+    prune_producer_snapshots(dir_, leo, kSnapshotsKept);  // drops those above a truncated end
+    int64_t replay_from = (*snap.segments)[0]->base_offset();
+    auto offsets = list_producer_snapshots(dir_);
+    for (auto it = offsets.rbegin(); it != offsets.rend(); ++it) {
+        auto entries = read_producer_snapshot(dir_ / segment_file_name(*it, kSnapshotSuffix));
+        if (!entries)
+            continue;  // corrupt: fall back to an older one, or a full replay
+        producers_.restore(std::move(*entries));
+        replay_from = *it;
+        break;
+    }
+    if (replay_from >= leo)
+        return;
+    // Only batch headers are read: producer id, epoch, base sequence and last offset delta are
+    // all in the 61-byte header, so compressed batches need no decompression.
+    const auto& set = *snap.segments;
+    for (size_t i = 0; i < set.size(); ++i) {
+        if (i + 1 < set.size() && set[i + 1]->base_offset() <= replay_from)
+            continue;
+        BatchScanner scanner(set[i]->log(), 0, snap.limit(i));
+        for (;;) {
+            auto step = scanner.next(false);
+            if (!step || !step->batch)
+                break;
+            if (step->batch->header.last_offset() >= replay_from)
+                producers_.record(step->batch->header);
+        }
+    }
 }
 
 }  // namespace skiff::storage

@@ -22,6 +22,7 @@
 #include "protocol/record_batch.h"
 #include "storage/file_slice.h"
 #include "storage/log_config.h"
+#include "storage/producer_state.h"
 #include "storage/segment_set.h"
 #include "storage/storage_error.h"
 
@@ -31,6 +32,9 @@ struct AppendResult {
     int64_t base_offset;
     int64_t last_offset;
     int64_t log_start_offset;
+    // A retried idempotent batch already in the log: nothing was written and the offsets are
+    // those it got the first time.
+    bool duplicate = false;
 };
 
 // File ranges of whole batches, for sendfile(). Spans into following segments: one slice per
@@ -62,9 +66,12 @@ class PartitionLog {
         int64_t recovery_point = 0, int64_t log_start_offset = 0);
 
     // `batches` holds one or more validated v2 batches back to back; `summaries` one per batch.
-    // All-or-nothing. Assigns consecutive offsets starting at the log end offset. The rolling
-    // decision is made once for the whole append (as Kafka does for one produce request), so
-    // batches of one append always share a segment.
+    // All-or-nothing. Batches with a producer id go through the idempotence checks of
+    // producer_state.h first, under the append lock: a duplicate is acknowledged with its
+    // original offsets (`duplicate`), a sequence gap is out_of_order_sequence, a stale epoch
+    // invalid_producer_epoch. Assigns consecutive offsets starting at the log end offset. The
+    // rolling decision is made once for the whole append (as Kafka does for one produce request),
+    // so batches of one append always share a segment.
     Expected<AppendResult, StorageError> append(std::span<const std::byte> batches,
                                                 std::span<const protocol::BatchSummary> summaries);
     // offset in [log_start_offset, high_watermark]; offset == high_watermark -> empty result.
@@ -91,6 +98,8 @@ class PartitionLog {
     Expected<void, StorageError> close();
     const std::filesystem::path& dir() const { return dir_; }
     void update_config(LogConfig config);
+    // A copy of the idempotent-producer state (tests, tools).
+    ProducerState::Entries producer_entries() const;
 
   private:
     struct Snapshot {
@@ -108,6 +117,9 @@ class PartitionLog {
     void publish(std::shared_ptr<const SegmentSet> segments);  // call with append_mutex_ held
     Expected<void, StorageError> roll(int64_t now_ms);
     Expected<void, StorageError> flush_locked();
+    // Newest snapshot at or below the log end, then the batch headers after it (open only).
+    void load_producer_state();
+    void write_producer_snapshot_at(int64_t offset);  // call with append_mutex_ held
     int64_t now() const { return clock_ ? clock_() : wall_clock_ms(); }
 
     std::filesystem::path dir_;
@@ -124,6 +136,7 @@ class PartitionLog {
     int64_t unflushed_messages_ = 0;
     int64_t last_flush_ms_ = 0;
     bool closed_ = false;
+    ProducerState producers_;
 };
 
 }  // namespace skiff::storage

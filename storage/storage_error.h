@@ -13,7 +13,10 @@ enum class StorageErrc {
     corrupt,
     offset_out_of_range,
     invalid_argument,
-    not_found
+    not_found,
+    // Idempotent-producer checks (producer_state.h).
+    out_of_order_sequence,
+    invalid_producer_epoch
 };
 
 struct StorageError {

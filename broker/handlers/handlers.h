@@ -20,4 +20,20 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
 asio::awaitable<protocol::ListOffsetsResponse> handle_list_offsets(
     RequestContext& ctx, const protocol::ListOffsetsRequest& req);
 
+// Topic administration and the idempotent producer.
+asio::awaitable<protocol::CreateTopicsResponse> handle_create_topics(
+    RequestContext& ctx, const protocol::CreateTopicsRequest& req);
+asio::awaitable<protocol::DeleteTopicsResponse> handle_delete_topics(
+    RequestContext& ctx, const protocol::DeleteTopicsRequest& req);
+asio::awaitable<protocol::CreatePartitionsResponse> handle_create_partitions(
+    RequestContext& ctx, const protocol::CreatePartitionsRequest& req);
+asio::awaitable<protocol::DescribeConfigsResponse> handle_describe_configs(
+    RequestContext& ctx, const protocol::DescribeConfigsRequest& req);
+asio::awaitable<protocol::AlterConfigsResponse> handle_alter_configs(
+    RequestContext& ctx, const protocol::AlterConfigsRequest& req);
+asio::awaitable<protocol::IncrementalAlterConfigsResponse> handle_incremental_alter_configs(
+    RequestContext& ctx, const protocol::IncrementalAlterConfigsRequest& req);
+asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
+    RequestContext& ctx, const protocol::InitProducerIdRequest& req);
+
 }  // namespace skiff::broker

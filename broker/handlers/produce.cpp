@@ -41,12 +41,14 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     if (ctx.header.api_version >= 3 && summaries->size() != 1)
         return fail(ErrorCode::invalid_record,
                     "produce v3+ must carry exactly one record batch per partition");
-    const int64_t max_bytes = broker.config().message_max_bytes;
+    // The topic's max.message.bytes overrides the broker's message.max.bytes.
+    const int64_t max_bytes =
+        broker.topics().max_message_bytes(topic).value_or(broker.config().message_max_bytes);
     for (const auto& s : *summaries) {
         if (static_cast<int64_t>(s.size_bytes) > max_bytes)
             return fail(ErrorCode::message_too_large,
                         "record batch of " + std::to_string(s.size_bytes) +
-                            " bytes exceeds message.max.bytes " + std::to_string(max_bytes));
+                            " bytes exceeds max.message.bytes " + std::to_string(max_bytes));
         if (s.transactional || s.control)
             return fail(ErrorCode::transactional_id_authorization_failed,
                         "transactions are not supported by skiff");
@@ -57,10 +59,17 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
     auto appended = log->append(*records, *summaries);
     if (!appended) {
-        spdlog::error("append to {}-{} failed: {}", topic, partition, appended.error().message);
+        if (appended.error().code == storage::StorageErrc::out_of_order_sequence ||
+            appended.error().code == storage::StorageErrc::invalid_producer_epoch)
+            spdlog::warn("refused produce to {}-{} from {}: {}", topic, partition, ctx.peer,
+                         appended.error().message);
+        else
+            spdlog::error("append to {}-{} failed: {}", topic, partition, appended.error().message);
         return fail(to_error_code(appended.error().code), appended.error().message);
     }
-    broker.waiters().notify(PartitionWaiters::key(topic, partition));
+    // A retried idempotent batch already stored: acknowledged with its original offsets.
+    if (!appended->duplicate)
+        broker.waiters().notify(PartitionWaiters::key(topic, partition));
     return {ErrorCode::none, {}, appended->base_offset, appended->log_start_offset};
 }
 

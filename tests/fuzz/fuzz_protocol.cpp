@@ -89,6 +89,20 @@ void decode_body(sp::ApiKey key, int16_t version, std::span<const std::byte> bod
             return decode_as<sp::FetchRequest>(body, version);
         case sp::ApiKey::list_offsets:
             return decode_as<sp::ListOffsetsRequest>(body, version);
+        case sp::ApiKey::create_topics:
+            return decode_as<sp::CreateTopicsRequest>(body, version);
+        case sp::ApiKey::delete_topics:
+            return decode_as<sp::DeleteTopicsRequest>(body, version);
+        case sp::ApiKey::create_partitions:
+            return decode_as<sp::CreatePartitionsRequest>(body, version);
+        case sp::ApiKey::describe_configs:
+            return decode_as<sp::DescribeConfigsRequest>(body, version);
+        case sp::ApiKey::alter_configs:
+            return decode_as<sp::AlterConfigsRequest>(body, version);
+        case sp::ApiKey::incremental_alter_configs:
+            return decode_as<sp::IncrementalAlterConfigsRequest>(body, version);
+        case sp::ApiKey::init_producer_id:
+            return decode_as<sp::InitProducerIdRequest>(body, version);
         default:
             return;
     }

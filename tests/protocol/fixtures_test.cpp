@@ -41,6 +41,20 @@ std::string decode_body(int16_t key, int16_t version, std::span<const std::byte>
             return check(decode_message<FetchRequest>(body, version));
         case ApiKey::list_offsets:
             return check(decode_message<ListOffsetsRequest>(body, version));
+        case ApiKey::create_topics:
+            return check(decode_message<CreateTopicsRequest>(body, version));
+        case ApiKey::delete_topics:
+            return check(decode_message<DeleteTopicsRequest>(body, version));
+        case ApiKey::create_partitions:
+            return check(decode_message<CreatePartitionsRequest>(body, version));
+        case ApiKey::describe_configs:
+            return check(decode_message<DescribeConfigsRequest>(body, version));
+        case ApiKey::alter_configs:
+            return check(decode_message<AlterConfigsRequest>(body, version));
+        case ApiKey::incremental_alter_configs:
+            return check(decode_message<IncrementalAlterConfigsRequest>(body, version));
+        case ApiKey::init_producer_id:
+            return check(decode_message<InitProducerIdRequest>(body, version));
         default:
             return "no decoder for API key " + std::to_string(key);
     }

@@ -1,0 +1,68 @@
+#include <spdlog/spdlog.h>
+
+#include "broker/broker.h"
+#include "broker/handlers/handlers.h"
+
+namespace skiff::broker {
+namespace {
+
+using protocol::ErrorCode;
+
+protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::CreatableTopic& t,
+                                          bool validate_only) {
+    protocol::CreatableTopicResult r;
+    r.name = t.name;
+    auto fail = [&](ErrorCode e, std::string message) {
+        r.error_code = e;
+        r.error_message = std::move(message);
+        return r;
+    };
+    // One broker: a replica set is this broker or nothing.
+    if (!t.assignments.empty())
+        return fail(ErrorCode::invalid_replica_assignment,
+                    "manual replica assignment is not supported by skiff (one broker)");
+    if (t.replication_factor != 1 && t.replication_factor != -1)
+        return fail(ErrorCode::invalid_replication_factor,
+                    "replication factor must be 1 or -1: skiff is a single broker");
+    const int32_t partitions =
+        t.num_partitions == -1 ? ctx.broker.config().num_partitions : t.num_partitions;
+    TopicOverrides overrides;
+    for (const auto& c : t.configs) {
+        if (!c.value)
+            return fail(ErrorCode::invalid_config, "config " + c.name + " has a null value");
+        overrides[c.name] = *c.value;
+    }
+    auto created = ctx.broker.topics().create(t.name, partitions, overrides, validate_only);
+    if (created.error != ErrorCode::none)
+        return fail(created.error, created.message);
+    if (!validate_only)
+        spdlog::info("created topic '{}' with {} partition(s) and {} override(s) for {}", t.name,
+                     partitions, overrides.size(), ctx.peer);
+    return r;
+}
+
+}  // namespace
+
+asio::awaitable<protocol::CreateTopicsResponse> handle_create_topics(
+    RequestContext& ctx, const protocol::CreateTopicsRequest& req) {
+    protocol::CreateTopicsResponse resp;
+    resp.topics.reserve(req.topics.size());
+    for (const auto& t : req.topics) {
+        // Kafka refuses a name listed twice in one request for every occurrence.
+        size_t occurrences = 0;
+        for (const auto& other : req.topics)
+            occurrences += other.name == t.name;
+        if (occurrences > 1) {
+            protocol::CreatableTopicResult r;
+            r.name = t.name;
+            r.error_code = ErrorCode::invalid_request;
+            r.error_message = "topic '" + t.name + "' is listed more than once";
+            resp.topics.push_back(std::move(r));
+            continue;
+        }
+        resp.topics.push_back(create_one(ctx, t, req.validate_only));
+    }
+    co_return resp;
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,113 @@
+#include <algorithm>
+#include <string>
+
+#include "broker/broker.h"
+#include "broker/handlers/handlers.h"
+#include "broker/topic_config.h"
+#include "config/settings.h"
+
+namespace skiff::broker {
+namespace {
+
+using protocol::ConfigSource;
+using protocol::ErrorCode;
+
+bool wanted(const protocol::DescribeConfigsResource& r, std::string_view key) {
+    if (!r.configuration_keys)
+        return true;
+    return std::find(r.configuration_keys->begin(), r.configuration_keys->end(), key) !=
+           r.configuration_keys->end();
+}
+
+protocol::DescribeConfigsResourceResult entry(std::string name, std::string value,
+                                              ConfigSource source, bool read_only) {
+    protocol::DescribeConfigsResourceResult e;
+    e.name = std::move(name);
+    e.value = std::move(value);
+    e.read_only = read_only;
+    e.config_source = static_cast<int8_t>(source);
+    e.is_default = source == ConfigSource::default_config;
+    return e;
+}
+
+// A topic's value comes from its override, else from the broker setting of the same meaning
+// (static when the operator set it, else Kafka's default). Synonyms list them in that order.
+void describe_topic(const Broker& broker, TopicRegistry& topics,
+                    const protocol::DescribeConfigsResource& r, bool synonyms,
+                    protocol::DescribeConfigsResult& out) {
+    auto overrides = topics.overrides(r.resource_name);
+    if (!overrides) {
+        out.error_code = ErrorCode::unknown_topic_or_partition;
+        out.error_message = "topic '" + r.resource_name + "' does not exist";
+        return;
+    }
+    for (const auto& key : topic_config_keys()) {
+        if (!wanted(r, key.name))
+            continue;
+        const BrokerDefault fallback = broker_default(key, broker.config());
+        const ConfigSource broker_source = fallback.set_by_operator
+                                               ? ConfigSource::static_broker_config
+                                               : ConfigSource::default_config;
+        auto o = overrides->find(std::string(key.name));
+        auto e =
+            o != overrides->end()
+                ? entry(std::string(key.name), o->second, ConfigSource::dynamic_topic_config, false)
+                : entry(std::string(key.name), fallback.value, broker_source, false);
+        if (synonyms) {
+            if (o != overrides->end())
+                e.synonyms.push_back({std::string(key.name), o->second,
+                                      static_cast<int8_t>(ConfigSource::dynamic_topic_config)});
+            e.synonyms.push_back(
+                {std::string(key.broker_name), fallback.value, static_cast<int8_t>(broker_source)});
+        }
+        out.configs.push_back(std::move(e));
+    }
+}
+
+// Broker settings are static (file, environment, --override): all read-only.
+void describe_broker(const Broker& broker, const protocol::DescribeConfigsResource& r,
+                     bool synonyms, protocol::DescribeConfigsResult& out) {
+    if (!r.resource_name.empty() && r.resource_name != std::to_string(broker.node_id())) {
+        out.error_code = ErrorCode::invalid_request;
+        out.error_message = "unknown broker " + r.resource_name;
+        return;
+    }
+    const config::BrokerConfig builtin{};
+    for (const auto& setting : config::settings()) {
+        if (!wanted(r, setting.key))
+            continue;
+        std::string value = config::render_setting(setting, broker.config());
+        const bool set = value != config::render_setting(setting, builtin);
+        const ConfigSource source =
+            set ? ConfigSource::static_broker_config : ConfigSource::default_config;
+        auto e = entry(std::string(setting.key), value, source, true);
+        if (synonyms)
+            e.synonyms.push_back({std::string(setting.key), value, static_cast<int8_t>(source)});
+        out.configs.push_back(std::move(e));
+    }
+}
+
+}  // namespace
+
+asio::awaitable<protocol::DescribeConfigsResponse> handle_describe_configs(
+    RequestContext& ctx, const protocol::DescribeConfigsRequest& req) {
+    protocol::DescribeConfigsResponse resp;
+    resp.results.reserve(req.resources.size());
+    for (const auto& r : req.resources) {
+        protocol::DescribeConfigsResult out;
+        out.resource_type = r.resource_type;
+        out.resource_name = r.resource_name;
+        if (r.resource_type == protocol::kResourceTypeTopic) {
+            describe_topic(ctx.broker, ctx.broker.topics(), r, req.include_synonyms, out);
+        } else if (r.resource_type == protocol::kResourceTypeBroker) {
+            describe_broker(ctx.broker, r, req.include_synonyms, out);
+        } else {
+            out.error_code = ErrorCode::invalid_request;
+            out.error_message = "unsupported resource type " + std::to_string(r.resource_type);
+        }
+        resp.results.push_back(std::move(out));
+    }
+    co_return resp;
+}
+
+}  // namespace skiff::broker

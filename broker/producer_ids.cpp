@@ -1,0 +1,65 @@
+#include "broker/producer_ids.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace skiff::broker {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kKey = "next.block.start=";
+
+int64_t read_block_start(const fs::path& file) {
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.starts_with(kKey))
+            continue;
+        int64_t v = 0;
+        auto text = std::string_view(line).substr(kKey.size());
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && v >= 0)
+            return v;
+    }
+    return 0;
+}
+
+bool write_block_start(const fs::path& file, int64_t value) {
+    const fs::path tmp = fs::path(file.string() + ".tmp");
+    std::string text = std::string(kKey) + std::to_string(value) + "\n";
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return false;
+    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+              ::fsync(fd) == 0;
+    ::close(fd);
+    return ok && ::rename(tmp.c_str(), file.c_str()) == 0;
+}
+
+}  // namespace
+
+ProducerIdAllocator::ProducerIdAllocator(fs::path log_dir)
+    : file_(std::move(log_dir) / "producer-id-block") {}
+
+int64_t ProducerIdAllocator::next() {
+    std::lock_guard lock(mutex_);
+    if (next_id_ == block_end_) {
+        // Re-read on every block so the file, not memory, decides: ids stay unique even if the
+        // first block of this process is being reserved right after a restart.
+        const int64_t start = std::max(read_block_start(file_), block_end_);
+        if (!write_block_start(file_, start + kBlockSize))
+            return -1;
+        next_id_ = start;
+        block_end_ = start + kBlockSize;
+    }
+    return next_id_++;
+}
+
+}  // namespace skiff::broker

@@ -1,0 +1,184 @@
+#include "broker/topic_config.h"
+
+#include <charconv>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "config/properties.h"
+#include "config/settings.h"
+
+namespace skiff::broker {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct KeyRule {
+    TopicConfigKey key;
+    int64_t min = 0;  // integer keys; cleanup.policy has its own check
+    int64_t max = std::numeric_limits<int64_t>::max();
+    bool minus_one_is_unlimited = false;
+    bool integer = true;
+};
+
+// Ranges are Kafka's (LogConfig.java).
+const std::vector<KeyRule>& rules() {
+    static const std::vector<KeyRule> kRules = {
+        {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false},
+        {{"flush.messages", "log.flush.interval.messages"}, 1},
+        {{"flush.ms", "log.flush.interval.ms"}, 0},
+        {{"index.interval.bytes", "log.index.interval.bytes"}, 0, INT32_MAX},
+        {{"max.message.bytes", "message.max.bytes"}, 0, INT32_MAX},
+        {{"retention.bytes", "log.retention.bytes"}, -1, INT64_MAX, true},
+        {{"retention.ms", "log.retention.ms"}, -1, INT64_MAX, true},
+        {{"segment.bytes", "log.segment.bytes"}, 14, INT32_MAX},
+        {{"segment.index.bytes", "log.index.size.max.bytes"}, 4, INT32_MAX},
+        {{"segment.ms", "log.roll.ms"}, 1},
+    };
+    return kRules;
+}
+
+const KeyRule* find_rule(std::string_view name) {
+    for (const auto& r : rules())
+        if (r.key.name == name)
+            return &r;
+    return nullptr;
+}
+
+std::optional<int64_t> parse_int(std::string_view text) {
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return v;
+}
+
+fs::path overrides_file(const fs::path& log_dir, const std::string& topic) {
+    return topic_config_dir(log_dir) / (topic + ".properties");
+}
+
+}  // namespace
+
+const std::vector<TopicConfigKey>& topic_config_keys() {
+    static const std::vector<TopicConfigKey> kKeys = [] {
+        std::vector<TopicConfigKey> keys;
+        for (const auto& r : rules())
+            keys.push_back(r.key);
+        return keys;
+    }();
+    return kKeys;
+}
+
+std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value) {
+    const KeyRule* rule = find_rule(name);
+    if (!rule)
+        return "unknown or unsupported topic config " + std::string(name);
+    if (!rule->integer) {
+        if (value != "delete")
+            return "invalid value '" + std::string(value) + "' for " + std::string(name) +
+                   ": skiff supports only delete";
+        return std::nullopt;
+    }
+    auto v = parse_int(value);
+    const bool ok =
+        v && ((*v >= rule->min && *v <= rule->max) || (rule->minus_one_is_unlimited && *v == -1));
+    if (!ok)
+        return "invalid value '" + std::string(value) + "' for " + std::string(name) +
+               ": expected an integer between " + std::to_string(rule->min) + " and " +
+               std::to_string(rule->max);
+    return std::nullopt;
+}
+
+storage::LogConfig apply_overrides(storage::LogConfig c, const TopicOverrides& overrides) {
+    for (const auto& [name, value] : overrides) {
+        auto v = parse_int(value);
+        if (!v)
+            continue;  // cleanup.policy: nothing to apply
+        if (name == "segment.bytes")
+            c.segment_bytes = static_cast<uint64_t>(*v);
+        else if (name == "segment.ms")
+            c.roll_ms = *v;
+        else if (name == "retention.bytes")
+            c.retention_bytes = *v;
+        else if (name == "retention.ms")
+            c.retention_ms = *v;
+        else if (name == "segment.index.bytes")
+            c.index_size_max_bytes = static_cast<uint32_t>(*v);
+        else if (name == "index.interval.bytes")
+            c.index_interval_bytes = static_cast<uint32_t>(*v);
+        else if (name == "flush.messages")
+            c.flush_interval_messages = *v;
+        else if (name == "flush.ms")
+            c.flush_interval_ms = *v;
+        // max.message.bytes is checked by the produce handler, not by storage.
+    }
+    return c;
+}
+
+BrokerDefault broker_default(const TopicConfigKey& key, const config::BrokerConfig& config) {
+    auto found = config::find_setting(key.broker_name);
+    if (!found)
+        return {};
+    std::string value = config::render_setting(*found->setting, config);
+    std::string builtin = config::render_setting(*found->setting, config::BrokerConfig{});
+    if (key.name == "cleanup.policy")
+        value = builtin = "delete";
+    return {value, value != builtin};
+}
+
+fs::path topic_config_dir(const fs::path& log_dir) {
+    return log_dir / "topic-configs";
+}
+
+Expected<void, std::string> write_topic_overrides(const fs::path& log_dir, const std::string& topic,
+                                                  const TopicOverrides& overrides) {
+    std::error_code ec;
+    fs::create_directories(topic_config_dir(log_dir), ec);
+    if (ec)
+        return unexpected("create " + topic_config_dir(log_dir).string() + ": " + ec.message());
+    const fs::path target = overrides_file(log_dir, topic);
+    const fs::path tmp = fs::path(target.string() + ".tmp");
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << "# overrides of topic " << topic << ", written by skiff\n";
+        for (const auto& [name, value] : overrides)
+            out << name << '=' << value << '\n';
+        out.flush();
+        if (!out)
+            return unexpected("write " + tmp.string() + " failed");
+    }
+    fs::rename(tmp, target, ec);
+    if (ec)
+        return unexpected("rename " + tmp.string() + ": " + ec.message());
+    return {};
+}
+
+void remove_topic_overrides(const fs::path& log_dir, const std::string& topic) {
+    std::error_code ec;
+    fs::remove(overrides_file(log_dir, topic), ec);
+}
+
+std::map<std::string, TopicOverrides> read_all_topic_overrides(const fs::path& log_dir) {
+    std::map<std::string, TopicOverrides> all;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(topic_config_dir(log_dir), ec)) {
+        const fs::path& path = entry.path();
+        if (path.extension() != ".properties")
+            continue;
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        auto parsed = config::parse_properties(text.str());
+        if (!parsed)
+            continue;
+        TopicOverrides overrides;
+        for (const auto& e : *parsed)
+            if (!invalid_topic_config(e.key, e.value))  // never let a bad file break start-up
+                overrides[e.key] = e.value;
+        all[path.stem().string()] = std::move(overrides);
+    }
+    return all;
+}
+
+}  // namespace skiff::broker

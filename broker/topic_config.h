@@ -1,0 +1,60 @@
+// Per-topic configuration: the keys a topic may override, their validation, how they map onto
+// storage::LogConfig and onto the broker setting that supplies the default, and where the
+// overrides live on disk.
+//
+// On disk: <log dir>/topic-configs/<topic>.properties, one `key=value` per line, written
+// atomically (temporary file + rename) before the topic's partitions are created, deleted after
+// they are gone. The directory name has no -<number> suffix, so it is never taken for a
+// partition directory.
+//
+// Thread-safety: plain functions and immutable tables.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/broker_config.h"
+#include "protocol/expected.h"
+#include "storage/log_config.h"
+
+namespace skiff::broker {
+
+using TopicOverrides = std::map<std::string, std::string>;
+
+struct TopicConfigKey {
+    std::string_view name;         // topic-level name, e.g. segment.bytes
+    std::string_view broker_name;  // the broker setting giving the default, e.g. log.segment.bytes
+};
+
+// Every key a topic may set, in Kafka's alphabetical order.
+const std::vector<TopicConfigKey>& topic_config_keys();
+
+// Why `value` is not acceptable for `name` (unknown keys included), or nullopt.
+std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value);
+
+// Broker defaults with the topic's overrides applied (overrides must be valid).
+storage::LogConfig apply_overrides(storage::LogConfig defaults, const TopicOverrides& overrides);
+
+// The broker-level value of a topic key, as DescribeConfigs shows it, and whether it differs
+// from the built-in default (then its source is the static broker config).
+struct BrokerDefault {
+    std::string value;
+    bool set_by_operator = false;
+};
+BrokerDefault broker_default(const TopicConfigKey& key, const config::BrokerConfig& config);
+
+std::filesystem::path topic_config_dir(const std::filesystem::path& log_dir);
+Expected<void, std::string> write_topic_overrides(const std::filesystem::path& log_dir,
+                                                  const std::string& topic,
+                                                  const TopicOverrides& overrides);
+void remove_topic_overrides(const std::filesystem::path& log_dir, const std::string& topic);
+// Every topic's overrides found on disk.
+std::map<std::string, TopicOverrides> read_all_topic_overrides(
+    const std::filesystem::path& log_dir);
+
+}  // namespace skiff::broker

@@ -1,0 +1,52 @@
+// InitProducerId (key 22), versions 0-4 served; flexible from 2.
+//   v3 adds producer_id / producer_epoch in the request (an existing producer bumping its
+//   epoch). A null transactional_id asks for an idempotent-only producer id.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "protocol/api_key.h"
+#include "protocol/codec.h"
+#include "protocol/error_code.h"
+#include "protocol/field_spec.h"
+
+namespace skiff::protocol {
+
+struct InitProducerIdRequest {
+    static constexpr ApiKey api_key = ApiKey::init_producer_id;
+    std::optional<std::string> transactional_id;
+    int32_t transaction_timeout_ms = 0;
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("transactional_id", m.transactional_id, since(0), nullable(since(0)));
+        v.field("transaction_timeout_ms", m.transaction_timeout_ms, since(0));
+        v.field("producer_id", m.producer_id, since(3));
+        v.field("producer_epoch", m.producer_epoch, since(3));
+    }
+};
+
+struct InitProducerIdResponse {
+    static constexpr ApiKey api_key = ApiKey::init_producer_id;
+    int32_t throttle_time_ms = 0;
+    ErrorCode error_code = ErrorCode::none;
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("throttle_time_ms", m.throttle_time_ms, since(0));
+        v.field("error_code", m.error_code, since(0));
+        v.field("producer_id", m.producer_id, since(0));
+        v.field("producer_epoch", m.producer_epoch, since(0));
+    }
+};
+
+}  // namespace skiff::protocol
+
+SKIFF_DECLARE_CODEC(skiff::protocol::InitProducerIdRequest)
+SKIFF_DECLARE_CODEC(skiff::protocol::InitProducerIdResponse)
