@@ -63,8 +63,7 @@ void expect_each_value_once(const std::vector<InMessage>& all, int count) {
 }
 
 TEST(Idempotence, HundredThousandMessagesAcrossPartitionsNoLossNoDuplicates) {
-    BrokerProcess broker({"num.partitions=4"});
-    broker.start();
+    BrokerProcess broker({"num.partitions=4"});  // started by its constructor
     constexpr int kCount = 100000;
     {
         TestProducer producer(
@@ -87,10 +86,20 @@ TEST(Idempotence, HundredThousandMessagesAcrossPartitionsNoLossNoDuplicates) {
 }
 
 TEST(Idempotence, RestartWhileProducingKeepsSequencesAndStoresEachMessageOnce) {
-    const int port = free_port();
-    BrokerProcess broker(
-        {"num.partitions=3", "listeners=PLAINTEXT://127.0.0.1:" + std::to_string(port)});
-    broker.start();
+    // The producer must find the restarted broker at the same address, so the port is fixed; a
+    // port taken between the probe and the bind is retried with another one.
+    std::unique_ptr<BrokerProcess> owned;
+    int port = 0;
+    for (int attempt = 0; attempt < 5 && !owned; ++attempt) {
+        port = free_port();
+        try {  // the constructor starts the broker
+            owned = std::make_unique<BrokerProcess>(std::vector<std::string>{
+                "num.partitions=3", "listeners=PLAINTEXT://127.0.0.1:" + std::to_string(port)});
+        } catch (const std::exception&) {
+        }
+    }
+    ASSERT_TRUE(owned) << "no free port for the broker";
+    BrokerProcess& broker = *owned;
     ASSERT_EQ(broker.port(), port);
     constexpr int kCount = 30000;
     TestProducer producer(broker.bootstrap(), {{"enable.idempotence", "true"},
@@ -112,12 +121,18 @@ TEST(Idempotence, RestartWhileProducingKeepsSequencesAndStoresEachMessageOnce) {
     // Stop while the second half is still being sent: requests in flight at the stop are
     // retried by the producer against the restarted broker.
     ASSERT_EQ(broker.stop(), 0);
+    std::string restart_error;
     std::thread restart([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        broker.start();
+        try {
+            broker.start();
+        } catch (const std::exception& e) {
+            restart_error = e.what();
+        }
     });
     send_range(kCount / 2, kCount);
     restart.join();
+    ASSERT_EQ(restart_error, "");
     ASSERT_EQ(broker.port(), port);
     auto delivered = producer.flush(90000);
     ASSERT_EQ(delivered.size(), static_cast<size_t>(kCount));
@@ -236,8 +251,7 @@ void create_topic(RawClient& client, const std::string& topic) {
 }
 
 TEST(Idempotence, RetriedBatchIsStoredOnceAndGapsAndStaleEpochsAreRefused) {
-    BrokerProcess broker;
-    broker.start();
+    BrokerProcess broker;  // started by its constructor
     RawClient client(broker.port());
     create_topic(client, "raw");
     const int64_t pid = init_producer_id(client);
@@ -271,8 +285,7 @@ TEST(Idempotence, RetriedBatchIsStoredOnceAndGapsAndStaleEpochsAreRefused) {
 // The sequence state survives a graceful restart (snapshot) and a crash (rebuilt from the log),
 // and producer ids are never handed out twice.
 TEST(Idempotence, SequenceStateAndProducerIdsSurviveRestartAndCrash) {
-    BrokerProcess broker;
-    broker.start();
+    BrokerProcess broker;  // started by its constructor
     int64_t pid = 0;
     {
         RawClient client(broker.port());
