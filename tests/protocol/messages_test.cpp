@@ -421,5 +421,181 @@ TEST(Request, EncodeRequestHeaderVersionFollowsTheTable) {
     EXPECT_EQ(d->client_software_name, "skiff-test");
 }
 
+// ---- topic administration and InitProducerId ------------------------------------------------
+
+TEST(RoundTrip, CreateTopicsRequestAndResponse) {
+    CreateTopicsRequest m;
+    CreatableTopic t;
+    t.name = "orders";
+    t.num_partitions = 3;
+    t.replication_factor = 1;
+    t.assignments.push_back({0, {1}});
+    t.configs.push_back({"segment.bytes", "16384"});
+    t.configs.push_back({"retention.ms", std::nullopt});
+    m.topics.push_back(t);
+    m.timeout_ms = 5000;
+    m.validate_only = true;
+    for_each_version(ApiKey::create_topics, [&](int16_t v) {
+        round_trip(m, v, [&](const CreateTopicsRequest& d) {
+            ASSERT_EQ(d.topics.size(), 1u);
+            EXPECT_EQ(d.topics[0].name, "orders");
+            EXPECT_EQ(d.topics[0].num_partitions, 3);
+            EXPECT_EQ(d.topics[0].assignments.at(0).broker_ids, std::vector<int32_t>{1});
+            EXPECT_EQ(d.topics[0].configs.at(0).value, "16384");
+            EXPECT_EQ(d.topics[0].configs.at(1).value, std::nullopt);
+            EXPECT_EQ(d.timeout_ms, 5000);
+            EXPECT_EQ(d.validate_only, v >= 1);
+        });
+    });
+    CreateTopicsResponse r;
+    r.throttle_time_ms = 7;
+    r.topics.push_back({"orders", ErrorCode::topic_already_exists, "exists"});
+    for_each_version(ApiKey::create_topics, [&](int16_t v) {
+        round_trip(r, v, [&](const CreateTopicsResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, v >= 2 ? 7 : 0);
+            EXPECT_EQ(d.topics.at(0).error_code, ErrorCode::topic_already_exists);
+            EXPECT_EQ(d.topics.at(0).error_message,
+                      v >= 1 ? std::optional<std::string>("exists") : std::nullopt);
+        });
+    });
+}
+
+TEST(RoundTrip, DeleteTopicsRequestAndResponse) {
+    DeleteTopicsRequest m;
+    m.topic_names = {"a", "b"};
+    m.timeout_ms = 3000;
+    for_each_version(ApiKey::delete_topics, [&](int16_t v) {
+        round_trip(m, v, [&](const DeleteTopicsRequest& d) {
+            EXPECT_EQ(d.topic_names, (std::vector<std::string>{"a", "b"}));
+            EXPECT_EQ(d.timeout_ms, 3000);
+        });
+    });
+    DeleteTopicsResponse r;
+    r.throttle_time_ms = 4;
+    r.responses.push_back({"a", ErrorCode::unknown_topic_or_partition});
+    for_each_version(ApiKey::delete_topics, [&](int16_t v) {
+        round_trip(r, v, [&](const DeleteTopicsResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 4 : 0);
+            EXPECT_EQ(d.responses.at(0).error_code, ErrorCode::unknown_topic_or_partition);
+        });
+    });
+}
+
+TEST(RoundTrip, CreatePartitionsRequestAndResponse) {
+    CreatePartitionsRequest m;
+    m.topics.push_back({"orders", 5, std::nullopt});
+    m.topics.push_back({"other", 2, std::vector<CreatePartitionsAssignment>{{{1}}}});
+    m.timeout_ms = 100;
+    m.validate_only = true;
+    for_each_version(ApiKey::create_partitions, [&](int16_t v) {
+        round_trip(m, v, [&](const CreatePartitionsRequest& d) {
+            EXPECT_EQ(d.topics.at(0).count, 5);
+            EXPECT_FALSE(d.topics.at(0).assignments.has_value());
+            EXPECT_EQ(d.topics.at(1).assignments->at(0).broker_ids, std::vector<int32_t>{1});
+            EXPECT_TRUE(d.validate_only);
+        });
+    });
+    CreatePartitionsResponse r;
+    r.results.push_back({"orders", ErrorCode::invalid_partitions, "too few"});
+    for_each_version(ApiKey::create_partitions, [&](int16_t v) {
+        round_trip(r, v, [&](const CreatePartitionsResponse& d) {
+            EXPECT_EQ(d.results.at(0).error_message, "too few");
+        });
+    });
+}
+
+TEST(RoundTrip, DescribeConfigsRequestAndResponse) {
+    DescribeConfigsRequest m;
+    m.resources.push_back({kResourceTypeTopic, "orders", std::vector<std::string>{"segment.ms"}});
+    m.resources.push_back({kResourceTypeBroker, "1", std::nullopt});
+    m.include_synonyms = true;
+    for_each_version(ApiKey::describe_configs, [&](int16_t v) {
+        round_trip(m, v, [&](const DescribeConfigsRequest& d) {
+            EXPECT_EQ(d.resources.at(0).configuration_keys->at(0), "segment.ms");
+            EXPECT_FALSE(d.resources.at(1).configuration_keys.has_value());
+            EXPECT_EQ(d.include_synonyms, v >= 1);
+        });
+    });
+    DescribeConfigsResponse r;
+    DescribeConfigsResult res;
+    res.resource_type = kResourceTypeTopic;
+    res.resource_name = "orders";
+    DescribeConfigsResourceResult e;
+    e.name = "segment.bytes";
+    e.value = "16384";
+    e.is_default = true;
+    e.config_source = static_cast<int8_t>(ConfigSource::dynamic_topic_config);
+    e.synonyms.push_back({"log.segment.bytes", "1073741824", 5});
+    res.configs.push_back(e);
+    r.results.push_back(res);
+    for_each_version(ApiKey::describe_configs, [&](int16_t v) {
+        round_trip(r, v, [&](const DescribeConfigsResponse& d) {
+            const auto& c = d.results.at(0).configs.at(0);
+            EXPECT_EQ(c.value, "16384");
+            EXPECT_EQ(c.is_default, v == 0);
+            EXPECT_EQ(c.config_source, v >= 1 ? 1 : -1);
+            EXPECT_EQ(c.synonyms.size(), v >= 1 ? 1u : 0u);
+        });
+    });
+}
+
+TEST(RoundTrip, AlterConfigsAndIncrementalAlterConfigs) {
+    AlterConfigsRequest m;
+    m.resources.push_back({kResourceTypeTopic, "orders", {{"retention.ms", "1000"}}});
+    m.validate_only = true;
+    for_each_version(ApiKey::alter_configs, [&](int16_t v) {
+        round_trip(m, v, [&](const AlterConfigsRequest& d) {
+            EXPECT_EQ(d.resources.at(0).configs.at(0).value, "1000");
+            EXPECT_TRUE(d.validate_only);
+        });
+    });
+    AlterConfigsResponse r;
+    r.responses.push_back({ErrorCode::invalid_config, "bad", kResourceTypeTopic, "orders"});
+    for_each_version(ApiKey::alter_configs, [&](int16_t v) {
+        round_trip(r, v, [&](const AlterConfigsResponse& d) {
+            EXPECT_EQ(d.responses.at(0).error_code, ErrorCode::invalid_config);
+        });
+    });
+    IncrementalAlterConfigsRequest im;
+    im.resources.push_back(
+        {kResourceTypeTopic, "orders", {{"retention.ms", kConfigOpDelete, std::nullopt}}});
+    for_each_version(ApiKey::incremental_alter_configs, [&](int16_t v) {
+        round_trip(im, v, [&](const IncrementalAlterConfigsRequest& d) {
+            EXPECT_EQ(d.resources.at(0).configs.at(0).config_operation, kConfigOpDelete);
+        });
+    });
+    IncrementalAlterConfigsResponse ir;
+    ir.responses.push_back({ErrorCode::none, std::nullopt, kResourceTypeTopic, "orders"});
+    for_each_version(ApiKey::incremental_alter_configs, [&](int16_t v) {
+        round_trip(ir, v, [&](const IncrementalAlterConfigsResponse& d) {
+            EXPECT_EQ(d.responses.at(0).resource_name, "orders");
+        });
+    });
+}
+
+TEST(RoundTrip, InitProducerIdRequestAndResponse) {
+    InitProducerIdRequest m;
+    m.transactional_id = "txn";
+    m.transaction_timeout_ms = 60000;
+    m.producer_id = 42;
+    m.producer_epoch = 3;
+    for_each_version(ApiKey::init_producer_id, [&](int16_t v) {
+        round_trip(m, v, [&](const InitProducerIdRequest& d) {
+            EXPECT_EQ(d.transactional_id, "txn");
+            EXPECT_EQ(d.producer_id, v >= 3 ? 42 : -1);
+            EXPECT_EQ(d.producer_epoch, v >= 3 ? 3 : -1);
+        });
+    });
+    InitProducerIdResponse r;
+    r.producer_id = 1000;
+    r.producer_epoch = 1;
+    for_each_version(ApiKey::init_producer_id, [&](int16_t v) {
+        round_trip(r, v, [&](const InitProducerIdResponse& d) {
+            EXPECT_EQ(d.producer_id, 1000);
+            EXPECT_EQ(d.producer_epoch, 1);
+        });
+    });
+}
+
 }  // namespace
 }  // namespace skiff::protocol
