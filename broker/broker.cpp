@@ -1,5 +1,8 @@
 #include "broker/broker.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace skiff::broker {
 
 storage::LogConfig log_config_from(const config::BrokerConfig& c) {
@@ -30,6 +33,29 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     }
     if (advertised_host_.empty() || advertised_host_ == "0.0.0.0" || advertised_host_ == "::")
         advertised_host_ = "127.0.0.1";
+    open_groups();
+}
+
+void Broker::open_groups() {
+    // Committed offsets live in the internal topic, one partition (see group/offset_store.h).
+    auto created = topics_.get_or_create(group::kOffsetsTopic, 1);
+    auto* log = created.error == protocol::ErrorCode::none
+                    ? logs_->get({group::kOffsetsTopic, 0})
+                    : nullptr;
+    if (!log)
+        throw std::runtime_error(std::string("cannot open the internal topic ") +
+                                 group::kOffsetsTopic + ": " + created.message);
+    auto base = log_config_from(config_);
+    constexpr uint64_t kOffsetsSegmentBytes = 8 << 20;
+    base.segment_bytes = std::min(base.segment_bytes, kOffsetsSegmentBytes);
+    auto store = group::OffsetStore::open(*log, base);
+    if (!store)
+        throw std::runtime_error("cannot load committed offsets: " + store.error());
+    offset_store_ = std::move(*store);
+    group::CoordinatorConfig gc;
+    gc.initial_rebalance_delay_ms = config_.group_initial_rebalance_delay_ms;
+    gc.offsets_retention_ms = config_.offsets_retention_minutes * 60 * 1000;
+    groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
 }
 
 void Broker::set_bound_port(uint16_t port) {

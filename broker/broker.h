@@ -1,11 +1,13 @@
 // The state every request handler shares: configuration, the partition logs, the topic
-// registry, long-poll waiters and the cluster identity. Owned by the Server; handlers get a
+// registry, long-poll waiters, the group coordinator and the cluster identity. Owned by the Server; handlers get a
 // reference through their RequestContext. Every member is safe to use from any I/O thread.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "broker/group/group_coordinator.h"
+#include "broker/group/offset_store.h"
 #include "broker/partition_waiters.h"
 #include "broker/producer_ids.h"
 #include "broker/topic_registry.h"
@@ -28,6 +30,7 @@ class Broker {
     TopicRegistry& topics() { return topics_; }
     PartitionWaiters& waiters() { return waiters_; }
     ProducerIdAllocator& producer_ids() { return producer_ids_; }
+    group::GroupCoordinator& groups() { return *groups_; }
     const std::string& cluster_id() const { return cluster_id_; }
     int32_t node_id() const { return config_.node_id; }
 
@@ -38,11 +41,15 @@ class Broker {
     void set_bound_port(uint16_t port);
 
   private:
+    void open_groups();
+
     config::BrokerConfig config_;
     std::unique_ptr<storage::LogManager> logs_;
     TopicRegistry topics_;
     PartitionWaiters waiters_;
     ProducerIdAllocator producer_ids_;
+    std::unique_ptr<group::OffsetStore> offset_store_;  // in the internal __consumer_offsets log
+    std::unique_ptr<group::GroupCoordinator> groups_;
     std::string cluster_id_;
     std::string advertised_host_;
     int32_t advertised_port_ = 9092;

@@ -51,6 +51,20 @@ constexpr Route kRoutes[] = {
             &handle_incremental_alter_configs>},
     {ApiKey::init_producer_id,
      &route<InitProducerIdRequest, InitProducerIdResponse, &handle_init_producer_id>},
+    {ApiKey::find_coordinator,
+     &route<FindCoordinatorRequest, FindCoordinatorResponse, &handle_find_coordinator>},
+    {ApiKey::join_group, &route<JoinGroupRequest, JoinGroupResponse, &handle_join_group>},
+    {ApiKey::sync_group, &route<SyncGroupRequest, SyncGroupResponse, &handle_sync_group>},
+    {ApiKey::heartbeat, &route<HeartbeatRequest, HeartbeatResponse, &handle_heartbeat>},
+    {ApiKey::leave_group, &route<LeaveGroupRequest, LeaveGroupResponse, &handle_leave_group>},
+    {ApiKey::offset_commit,
+     &route<OffsetCommitRequest, OffsetCommitResponse, &handle_offset_commit>},
+    {ApiKey::offset_fetch, &route<OffsetFetchRequest, OffsetFetchResponse, &handle_offset_fetch>},
+    {ApiKey::describe_groups,
+     &route<DescribeGroupsRequest, DescribeGroupsResponse, &handle_describe_groups>},
+    {ApiKey::list_groups, &route<ListGroupsRequest, ListGroupsResponse, &handle_list_groups>},
+    {ApiKey::delete_groups,
+     &route<DeleteGroupsRequest, DeleteGroupsResponse, &handle_delete_groups>},
 };
 
 }  // namespace

@@ -80,6 +80,7 @@ int Server::run() {
     // sendfile(2) to a socket the client already closed raises SIGPIPE (Asio's own writes use
     // MSG_NOSIGNAL, sendfile has no such flag): a departed client must not kill the broker.
     std::signal(SIGPIPE, SIG_IGN);
+    broker_->groups().start(io_.get_executor());  // session and rebalance timeouts
     for (auto& acceptor : acceptors_)
         asio::co_spawn(io_, accept_loop(*acceptor), asio::detached);
 

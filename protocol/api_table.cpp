@@ -9,6 +9,13 @@ namespace {
 constexpr std::array kSupportedApis{
     ApiSupport{ApiKey::produce, 0, 9, 9},      ApiSupport{ApiKey::fetch, 4, 12, 12},
     ApiSupport{ApiKey::list_offsets, 1, 7, 6}, ApiSupport{ApiKey::metadata, 0, 12, 9},
+    // Consumer groups: FindCoordinator must contain 0 for librdkafka; OffsetFetch 7 is what
+    // librdkafka sends (flexible from 6).
+    ApiSupport{ApiKey::offset_commit, 0, 8, 8}, ApiSupport{ApiKey::offset_fetch, 0, 7, 6},
+    ApiSupport{ApiKey::find_coordinator, 0, 4, 3}, ApiSupport{ApiKey::join_group, 0, 7, 6},
+    ApiSupport{ApiKey::heartbeat, 0, 4, 4}, ApiSupport{ApiKey::leave_group, 0, 4, 4},
+    ApiSupport{ApiKey::sync_group, 0, 5, 4}, ApiSupport{ApiKey::describe_groups, 0, 5, 5},
+    ApiSupport{ApiKey::list_groups, 0, 4, 3},
     ApiSupport{ApiKey::api_versions, 0, 3, 3},
     // Topic administration (CLIENTS.md: CreateTopics 0-4, DeleteTopics 0-3, DescribeConfigs 0-2)
     // and the idempotent producer (InitProducerId must contain 0 for librdkafka).
@@ -18,6 +25,7 @@ constexpr std::array kSupportedApis{
     ApiSupport{ApiKey::describe_configs, 0, 2, 4},
     ApiSupport{ApiKey::alter_configs, 0, 1, 2},
     ApiSupport{ApiKey::create_partitions, 0, 1, 2},
+    ApiSupport{ApiKey::delete_groups, 0, 2, 2},
     ApiSupport{ApiKey::incremental_alter_configs, 0, 1, 1},
 };
 

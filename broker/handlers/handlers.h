@@ -36,4 +36,25 @@ asio::awaitable<protocol::IncrementalAlterConfigsResponse> handle_incremental_al
 asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
     RequestContext& ctx, const protocol::InitProducerIdRequest& req);
 
+asio::awaitable<protocol::FindCoordinatorResponse> handle_find_coordinator(
+    RequestContext& ctx, const protocol::FindCoordinatorRequest& req);
+asio::awaitable<protocol::JoinGroupResponse> handle_join_group(
+    RequestContext& ctx, const protocol::JoinGroupRequest& req);
+asio::awaitable<protocol::SyncGroupResponse> handle_sync_group(
+    RequestContext& ctx, const protocol::SyncGroupRequest& req);
+asio::awaitable<protocol::HeartbeatResponse> handle_heartbeat(
+    RequestContext& ctx, const protocol::HeartbeatRequest& req);
+asio::awaitable<protocol::LeaveGroupResponse> handle_leave_group(
+    RequestContext& ctx, const protocol::LeaveGroupRequest& req);
+asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
+    RequestContext& ctx, const protocol::OffsetCommitRequest& req);
+asio::awaitable<protocol::OffsetFetchResponse> handle_offset_fetch(
+    RequestContext& ctx, const protocol::OffsetFetchRequest& req);
+asio::awaitable<protocol::DescribeGroupsResponse> handle_describe_groups(
+    RequestContext& ctx, const protocol::DescribeGroupsRequest& req);
+asio::awaitable<protocol::ListGroupsResponse> handle_list_groups(
+    RequestContext& ctx, const protocol::ListGroupsRequest& req);
+asio::awaitable<protocol::DeleteGroupsResponse> handle_delete_groups(
+    RequestContext& ctx, const protocol::DeleteGroupsRequest& req);
+
 }  // namespace skiff::broker

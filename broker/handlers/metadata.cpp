@@ -13,7 +13,7 @@ protocol::MetadataResponseTopic describe_topic(const Broker& broker, const std::
     protocol::MetadataResponseTopic topic;
     topic.error_code = ErrorCode::none;
     topic.name = name;
-    topic.is_internal = false;
+    topic.is_internal = name == group::kOffsetsTopic;
     topic.partitions.reserve(static_cast<size_t>(partition_count));
     // One broker: it leads every partition and is the whole replica set and ISR.
     for (int32_t p = 0; p < partition_count; ++p) {
@@ -55,7 +55,8 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
     const bool all_topics = !req.topics.has_value() || (version == 0 && req.topics->empty());
     if (all_topics) {
         for (const auto& t : broker.topics().list())
-            resp.topics.push_back(describe_topic(broker, t.name, t.partition_count));
+            if (t.name != group::kOffsetsTopic)  // internal: listed only when asked by name
+                resp.topics.push_back(describe_topic(broker, t.name, t.partition_count));
         co_return resp;
     }
 

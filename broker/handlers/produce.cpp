@@ -25,6 +25,9 @@ AppendOutcome fail(ErrorCode e, std::string message) {
 AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, int32_t partition,
                                const std::optional<std::span<const std::byte>>& records) {
     Broker& broker = ctx.broker;
+    if (topic == group::kOffsetsTopic)  // written only by the group coordinator
+        return fail(ErrorCode::invalid_topic_exception,
+                    "cannot produce to the internal topic " + topic);
     auto count = broker.topics().partition_count(topic);
     if (!count || partition < 0 || partition >= *count)
         return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");

@@ -1,0 +1,132 @@
+// The classic group coordinator (Kafka's GroupCoordinator): JoinGroup, SyncGroup, Heartbeat,
+// LeaveGroup, offset commits and the group listing, for every group this broker coordinates
+// (all of them: skiff is one broker).
+//
+// Requests that must wait (a JoinGroup until the join phase ends, a follower's SyncGroup until
+// the leader's) hand in a callback; it is called exactly once, possibly right away, possibly
+// later from another member's request or from tick(). Callbacks run after the coordinator's
+// lock is released and must only post work elsewhere (the handlers post to the waiting
+// connection's strand), never block.
+//
+// Time: deadlines (session timeouts, the end of a join phase, pending member ids, the initial
+// rebalance delay) are checked by tick(), which start() runs every kTickMs on the io_context;
+// unit tests call tick() themselves with a fake clock.
+//
+// Thread-safety: every public method may be called from any thread. One mutex guards all groups;
+// it is held only for in-memory bookkeeping, never across I/O. Offset appends happen outside it
+// (the OffsetStore serializes them itself).
+#pragma once
+
+#include <asio/any_io_executor.hpp>
+#include <asio/awaitable.hpp>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "broker/group/group.h"
+#include "broker/group/offset_store.h"
+#include "protocol/describe_groups.h"
+#include "protocol/list_groups.h"
+
+namespace skiff::broker::group {
+
+struct CoordinatorConfig {
+    int64_t initial_rebalance_delay_ms = 3000;
+    int64_t offsets_retention_ms = 10080LL * 60 * 1000;
+    int32_t min_session_timeout_ms = 1;
+    int32_t max_session_timeout_ms = 1800000;
+};
+
+struct JoinParams {
+    std::string group_id;
+    std::string member_id;
+    std::optional<std::string> group_instance_id;
+    std::string client_id;
+    std::string client_host;
+    int32_t session_timeout_ms = 0;
+    int32_t rebalance_timeout_ms = 0;
+    std::string protocol_type;
+    ProtocolList protocols;
+    bool require_known_member_id = false;  // JoinGroup v4+: MEMBER_ID_REQUIRED round trip
+};
+
+struct SyncParams {
+    std::string group_id;
+    int32_t generation_id = -1;
+    std::string member_id;
+    std::optional<std::string> group_instance_id;
+    std::optional<std::string> protocol_type;
+    std::optional<std::string> protocol_name;
+    std::map<std::string, std::vector<std::byte>> assignments;  // leader only
+};
+
+class GroupCoordinator {
+  public:
+    static constexpr int64_t kTickMs = 100;
+    // Monotonic milliseconds for deadlines; wall-clock time for offsets comes from the store.
+    using Clock = std::function<int64_t()>;
+
+    GroupCoordinator(CoordinatorConfig config, OffsetStore& offsets, Clock clock = {});
+
+    // Runs tick() every kTickMs on `executor` until its io_context stops.
+    void start(asio::any_io_executor executor);
+    void tick();
+
+    void join(const JoinParams& params, JoinCallback done);
+    void sync(const SyncParams& params, SyncCallback done);
+    protocol::ErrorCode heartbeat(const std::string& group_id, int32_t generation_id,
+                                  const std::string& member_id,
+                                  const std::optional<std::string>& group_instance_id);
+    protocol::ErrorCode leave(const std::string& group_id, const std::string& member_id,
+                              const std::optional<std::string>& group_instance_id);
+
+    // Whether this member may commit now (Kafka's rules: a "simple" commit with generation -1
+    // only while the group has no members; otherwise a member of the current generation, not
+    // during CompletingRebalance). Creates the group for a simple commit to an unknown group.
+    protocol::ErrorCode validate_commit(const std::string& group_id, int32_t generation_id,
+                                        const std::string& member_id,
+                                        const std::optional<std::string>& group_instance_id);
+    OffsetStore& offsets() { return offsets_; }
+
+    protocol::DescribedGroup describe(const std::string& group_id) const;
+    std::vector<protocol::ListedGroup> list() const;
+    // GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or NONE (the group and its offsets are gone).
+    protocol::ErrorCode delete_group(const std::string& group_id);
+
+    // For tests.
+    std::optional<GroupState> state(const std::string& group_id) const;
+    int32_t generation(const std::string& group_id) const;
+
+  private:
+    using Deferred = std::vector<std::function<void()>>;
+    int64_t now() const { return clock_ ? clock_() : steady_ms(); }
+    static int64_t steady_ms();
+    std::string new_member_id(const std::string& client_id);
+
+    void add_member(Group& g, const JoinParams& p, const std::string& member_id, JoinCallback done,
+                    Deferred& deferred);
+    void update_member(Group& g, Member& m, const JoinParams& p, JoinCallback done);
+    void remove_member(Group& g, std::string member_id, protocol::ErrorCode why,
+                       Deferred& deferred);
+    void prepare_rebalance(Group& g, const std::string& reason, Deferred& deferred);
+    void maybe_complete_join(Group& g, Deferred& deferred);
+    void complete_join(Group& g, Deferred& deferred);
+    JoinResult join_result_for(const Group& g, const Member& m) const;
+    void expire_offsets();
+
+    CoordinatorConfig config_;
+    OffsetStore& offsets_;
+    Clock clock_;
+    mutable std::mutex mutex_;
+    std::map<std::string, Group> groups_;
+    std::mt19937_64 random_{std::random_device{}()};
+    int64_t next_expiry_check_ms_ = 0;
+};
+
+}  // namespace skiff::broker::group

@@ -1,0 +1,67 @@
+#include <spdlog/spdlog.h>
+
+#include "broker/broker.h"
+#include "broker/group/group_coordinator.h"
+#include "broker/handlers/handlers.h"
+#include "storage/log_config.h"
+
+namespace skiff::broker {
+namespace {
+
+// Kafka's offset.metadata.max.bytes default.
+constexpr size_t kMaxMetadataBytes = 4096;
+
+}  // namespace
+
+// The response is built only after the commit was appended to the internal offsets log, so an
+// acknowledged commit survives a crash of the broker process.
+asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
+    RequestContext& ctx, const protocol::OffsetCommitRequest& req) {
+    using protocol::ErrorCode;
+    Broker& broker = ctx.broker;
+    auto& groups = broker.groups();
+    const ErrorCode group_error = groups.validate_commit(req.group_id, req.generation_id,
+                                                         req.member_id, req.group_instance_id);
+    const int64_t now = storage::wall_clock_ms();
+    group::GroupOffsets accepted;
+    protocol::OffsetCommitResponse resp;
+    for (const auto& topic : req.topics) {
+        protocol::OffsetCommitResponseTopic t;
+        t.name = topic.name;
+        const auto partitions = broker.topics().partition_count(topic.name);
+        for (const auto& p : topic.partitions) {
+            protocol::OffsetCommitResponsePartition r;
+            r.partition_index = p.partition_index;
+            r.error_code = group_error;
+            if (r.error_code == ErrorCode::none) {
+                if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions)
+                    r.error_code = ErrorCode::unknown_topic_or_partition;
+                else if (p.committed_metadata && p.committed_metadata->size() > kMaxMetadataBytes)
+                    r.error_code = ErrorCode::offset_metadata_too_large;
+            }
+            if (r.error_code == ErrorCode::none) {
+                group::CommittedOffset c;
+                c.offset = p.committed_offset;
+                c.leader_epoch = p.committed_leader_epoch;
+                c.metadata = p.committed_metadata.value_or("");
+                c.commit_timestamp_ms = p.commit_timestamp >= 0 ? p.commit_timestamp : now;
+                accepted[{topic.name, p.partition_index}] = std::move(c);
+            }
+            t.partitions.push_back(r);
+        }
+        resp.topics.push_back(std::move(t));
+    }
+    if (!accepted.empty()) {
+        if (auto committed = groups.offsets().commit(req.group_id, accepted); !committed) {
+            spdlog::error("commit of group {} from {} failed: {}", req.group_id, ctx.peer,
+                          committed.error());
+            for (auto& t : resp.topics)
+                for (auto& r : t.partitions)
+                    if (r.error_code == ErrorCode::none)
+                        r.error_code = ErrorCode::coordinator_not_available;
+        }
+    }
+    co_return resp;
+}
+
+}  // namespace skiff::broker

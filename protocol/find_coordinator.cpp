@@ -1,0 +1,4 @@
+#include "protocol/find_coordinator.h"
+
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::FindCoordinatorRequest)
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::FindCoordinatorResponse)

@@ -1,0 +1,4 @@
+#include "protocol/offset_commit.h"
+
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::OffsetCommitRequest)
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::OffsetCommitResponse)

@@ -1,0 +1,349 @@
+// The group state machine driven directly, with a fake clock: the MEMBER_ID_REQUIRED round trip,
+// joins during a rebalance, stale generations, requests from non-members, eviction after the
+// session timeout, the rebalance timeout, the initial delay and protocol selection.
+#include "broker/group/group_coordinator.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "broker/group/offset_store.h"
+#include "storage/partition_log.h"
+
+namespace skiff::broker::group {
+namespace {
+
+namespace fs = std::filesystem;
+using protocol::ErrorCode;
+
+std::vector<std::byte> bytes_of(std::string_view s) {
+    std::vector<std::byte> out;
+    for (char c : s)
+        out.push_back(static_cast<std::byte>(c));
+    return out;
+}
+
+class TempDir {
+  public:
+    TempDir() {
+        path_ = fs::temp_directory_path() /
+                ("skiff-group-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() { fs::remove_all(path_); }
+    const fs::path& path() const { return path_; }
+
+  private:
+    static inline int counter_ = 0;
+    fs::path path_;
+};
+
+struct GroupCoordinatorTest : ::testing::Test {
+    TempDir dir;
+    std::unique_ptr<storage::PartitionLog> log;
+    std::unique_ptr<OffsetStore> store;
+    std::unique_ptr<GroupCoordinator> coordinator;
+    int64_t now = 1000;
+
+    void SetUp() override { make(0); }
+    void make(int64_t initial_delay_ms) {
+        coordinator.reset();
+        store.reset();
+        log.reset();
+        auto opened = storage::PartitionLog::open(dir.path() / "__consumer_offsets-0", {});
+        ASSERT_TRUE(opened);
+        log = std::move(*opened);
+        auto s = OffsetStore::open(*log, {});
+        ASSERT_TRUE(s) << s.error();
+        store = std::move(*s);
+        CoordinatorConfig config;
+        config.initial_rebalance_delay_ms = initial_delay_ms;
+        coordinator = std::make_unique<GroupCoordinator>(config, *store, [this] { return now; });
+    }
+
+    JoinParams params(std::string member_id, std::string protocol = "range") {
+        JoinParams p;
+        p.group_id = "g";
+        p.member_id = std::move(member_id);
+        p.client_id = "client";
+        p.session_timeout_ms = 1000;
+        p.rebalance_timeout_ms = 5000;
+        p.protocol_type = "consumer";
+        p.protocols = {{protocol, bytes_of("meta-" + protocol)}};
+        p.require_known_member_id = true;
+        return p;
+    }
+
+    // Starts a join; the result appears in the returned slot when the coordinator answers.
+    std::shared_ptr<std::optional<JoinResult>> join(const JoinParams& p) {
+        auto slot = std::make_shared<std::optional<JoinResult>>();
+        coordinator->join(p, [slot](JoinResult r) { *slot = std::move(r); });
+        return slot;
+    }
+    std::shared_ptr<std::optional<SyncResult>> sync(
+        const std::string& member, int32_t generation,
+        std::map<std::string, std::vector<std::byte>> assignments = {}) {
+        SyncParams p;
+        p.group_id = "g";
+        p.member_id = member;
+        p.generation_id = generation;
+        p.assignments = std::move(assignments);
+        auto slot = std::make_shared<std::optional<SyncResult>>();
+        coordinator->sync(p, [slot](SyncResult r) { *slot = std::move(r); });
+        return slot;
+    }
+    // The MEMBER_ID_REQUIRED round trip: returns the member id handed out.
+    std::string new_member() {
+        auto first = join(params(""));
+        EXPECT_TRUE(first->has_value());
+        EXPECT_EQ((*first)->error, ErrorCode::member_id_required);
+        EXPECT_FALSE((*first)->member_id.empty());
+        return (*first)->member_id;
+    }
+    void advance(int64_t ms) {
+        // Tick as the io_context would, so deadlines fire in order.
+        for (int64_t done = 0; done < ms; done += GroupCoordinator::kTickMs) {
+            now += std::min(GroupCoordinator::kTickMs, ms - done);
+            coordinator->tick();
+        }
+    }
+};
+
+TEST_F(GroupCoordinatorTest, MemberIdRequiredThenJoinCompletesAloneAsLeader) {
+    std::string id = new_member();
+    EXPECT_EQ(id.rfind("client-", 0), 0u);
+    auto r = join(params(id));
+    ASSERT_TRUE(r->has_value());
+    EXPECT_EQ((*r)->error, ErrorCode::none);
+    EXPECT_EQ((*r)->generation_id, 1);
+    EXPECT_EQ((*r)->leader, id);
+    EXPECT_EQ((*r)->protocol_name, "range");
+    ASSERT_EQ((*r)->members.size(), 1u);
+    EXPECT_EQ((*r)->members[0].metadata, bytes_of("meta-range"));
+    EXPECT_EQ(coordinator->state("g"), GroupState::completing_rebalance);
+    auto s = sync(id, 1, {{id, bytes_of("all")}});
+    ASSERT_TRUE(s->has_value());
+    EXPECT_EQ((*s)->error, ErrorCode::none);
+    EXPECT_EQ((*s)->assignment, bytes_of("all"));
+    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+}
+
+TEST_F(GroupCoordinatorTest, UnknownMemberIdThatWasNeverIssuedIsRefused) {
+    auto r = join(params("made-up"));
+    ASSERT_TRUE(r->has_value());
+    EXPECT_EQ((*r)->error, ErrorCode::unknown_member_id);
+}
+
+TEST_F(GroupCoordinatorTest, JoinDuringRebalanceWaitsForEveryMemberAndFollowerWaitsForLeader) {
+    std::string a = new_member();
+    join(params(a));
+    sync(a, 1, {{a, bytes_of("a-all")}});
+    ASSERT_EQ(coordinator->state("g"), GroupState::stable);
+
+    std::string b = new_member();
+    auto jb = join(params(b));
+    EXPECT_FALSE(jb->has_value()) << "b must wait until a rejoins";
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->heartbeat("g", 1, a, std::nullopt), ErrorCode::rebalance_in_progress);
+    // A sync of the old generation during the join phase is told to rejoin.
+    auto stale = sync(a, 1);
+    ASSERT_TRUE(stale->has_value());
+    EXPECT_EQ((*stale)->error, ErrorCode::rebalance_in_progress);
+
+    auto ja = join(params(a));
+    ASSERT_TRUE(ja->has_value());
+    ASSERT_TRUE(jb->has_value());
+    EXPECT_EQ((*ja)->generation_id, 2);
+    EXPECT_EQ((*jb)->generation_id, 2);
+    EXPECT_EQ((*ja)->leader, a);
+    EXPECT_EQ((*ja)->members.size(), 2u);
+    EXPECT_TRUE((*jb)->members.empty()) << "only the leader gets the members";
+
+    auto sb = sync(b, 2);
+    EXPECT_FALSE(sb->has_value()) << "the follower waits for the leader's assignment";
+    auto sa = sync(a, 2, {{a, bytes_of("pa")}, {b, bytes_of("pb")}});
+    ASSERT_TRUE(sa->has_value());
+    ASSERT_TRUE(sb->has_value());
+    EXPECT_EQ((*sa)->assignment, bytes_of("pa"));
+    EXPECT_EQ((*sb)->assignment, bytes_of("pb"));
+    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+}
+
+TEST_F(GroupCoordinatorTest, StaleGenerationIsIllegal) {
+    std::string a = new_member();
+    join(params(a));
+    sync(a, 1, {});
+    EXPECT_EQ(coordinator->heartbeat("g", 0, a, std::nullopt), ErrorCode::illegal_generation);
+    EXPECT_EQ(coordinator->heartbeat("g", 1, a, std::nullopt), ErrorCode::none);
+    auto s = sync(a, 7);
+    ASSERT_TRUE(s->has_value());
+    EXPECT_EQ((*s)->error, ErrorCode::illegal_generation);
+    EXPECT_EQ(coordinator->validate_commit("g", 0, a, std::nullopt), ErrorCode::illegal_generation);
+    EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::none);
+    // A "simple" commit (generation -1) is refused while the group has members.
+    EXPECT_EQ(coordinator->validate_commit("g", -1, "", std::nullopt),
+              ErrorCode::unknown_member_id);
+}
+
+TEST_F(GroupCoordinatorTest, RequestsFromNonMembers) {
+    std::string a = new_member();
+    join(params(a));
+    auto s = sync("stranger", 1);
+    ASSERT_TRUE(s->has_value());
+    EXPECT_EQ((*s)->error, ErrorCode::unknown_member_id);
+    EXPECT_EQ(coordinator->heartbeat("g", 1, "stranger", std::nullopt),
+              ErrorCode::unknown_member_id);
+    EXPECT_EQ(coordinator->leave("g", "stranger", std::nullopt), ErrorCode::unknown_member_id);
+    EXPECT_EQ(coordinator->heartbeat("other-group", 1, a, std::nullopt),
+              ErrorCode::unknown_member_id);
+    auto other = sync(a, 1);
+    SyncParams p;
+    p.group_id = "nope";
+    p.member_id = a;
+    std::optional<SyncResult> r;
+    coordinator->sync(p, [&](SyncResult x) { r = x; });
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->error, ErrorCode::unknown_member_id);
+}
+
+TEST_F(GroupCoordinatorTest, SessionTimeoutEvictsASilentMemberAndTheOtherRebalancesAlone) {
+    std::string a = new_member();
+    join(params(a));
+    std::string b = new_member();
+    auto jb = join(params(b));
+    join(params(a));
+    ASSERT_TRUE(jb->has_value());
+    auto sb = sync(b, 2);
+    sync(a, 2, {{a, bytes_of("pa")}, {b, bytes_of("pb")}});
+    ASSERT_EQ(coordinator->state("g"), GroupState::stable);
+
+    // b heartbeats, a goes silent.
+    for (int i = 0; i < 12; ++i) {
+        advance(100);
+        ErrorCode e = coordinator->heartbeat("g", 2, b, std::nullopt);
+        if (e != ErrorCode::none) {
+            EXPECT_EQ(e, ErrorCode::rebalance_in_progress);
+            break;
+        }
+    }
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->heartbeat("g", 2, a, std::nullopt), ErrorCode::unknown_member_id);
+    auto again = join(params(b));
+    ASSERT_TRUE(again->has_value());
+    EXPECT_EQ((*again)->generation_id, 3);
+    EXPECT_EQ((*again)->leader, b);
+    EXPECT_EQ((*again)->members.size(), 1u);
+}
+
+TEST_F(GroupCoordinatorTest, RebalanceTimeoutDropsMembersThatDoNotRejoin) {
+    std::string a = new_member();
+    join(params(a));
+    sync(a, 1, {});
+    std::string b = new_member();
+    auto jb = join(params(b));
+    // a keeps heartbeating (so the session does not expire) but never rejoins.
+    for (int i = 0; i < 60 && !jb->has_value(); ++i) {
+        advance(100);
+        coordinator->heartbeat("g", 1, a, std::nullopt);
+    }
+    ASSERT_TRUE(jb->has_value());
+    EXPECT_EQ((*jb)->generation_id, 2);
+    EXPECT_EQ((*jb)->leader, b);
+    EXPECT_EQ((*jb)->members.size(), 1u);
+    EXPECT_EQ(coordinator->heartbeat("g", 2, a, std::nullopt), ErrorCode::unknown_member_id);
+}
+
+TEST_F(GroupCoordinatorTest, InitialDelayCollectsMembersBeforeTheFirstGeneration) {
+    make(3000);
+    std::string a = new_member();
+    auto ja = join(params(a));
+    advance(1000);
+    EXPECT_FALSE(ja->has_value());
+    std::string b = new_member();
+    auto jb = join(params(b));
+    advance(2500);
+    EXPECT_FALSE(ja->has_value()) << "a new member extends the delay";
+    advance(1000);
+    ASSERT_TRUE(ja->has_value());
+    ASSERT_TRUE(jb->has_value());
+    EXPECT_EQ((*ja)->generation_id, 1);
+    EXPECT_EQ((*jb)->generation_id, 1);
+}
+
+TEST_F(GroupCoordinatorTest, InconsistentProtocolIsRefusedAndCommonProtocolIsChosen) {
+    std::string a = new_member();
+    auto pa = params(a);
+    pa.protocols = {{"cooperative-sticky", {}}, {"range", {}}};
+    join(pa);
+    sync(a, 1, {});
+    auto bad = params("");
+    bad.protocols = {{"roundrobin", {}}};
+    bad.require_known_member_id = false;
+    auto jbad = join(bad);
+    ASSERT_TRUE(jbad->has_value());
+    EXPECT_EQ((*jbad)->error, ErrorCode::inconsistent_group_protocol);
+    auto wrong_type = params("");
+    wrong_type.protocol_type = "connect";
+    wrong_type.require_known_member_id = false;
+    auto jt = join(wrong_type);
+    EXPECT_EQ((*jt)->error, ErrorCode::inconsistent_group_protocol);
+
+    std::string b = new_member();  // only range in common
+    auto jb = join(params(b, "range"));
+    auto ja = join(pa);
+    ASSERT_TRUE(ja->has_value());
+    EXPECT_EQ((*ja)->protocol_name, "range");
+}
+
+TEST_F(GroupCoordinatorTest, LeaveRebalancesTheRestAndLastLeaveEmptiesTheGroup) {
+    std::string a = new_member();
+    join(params(a));
+    std::string b = new_member();
+    auto jb = join(params(b));
+    join(params(a));
+    sync(a, 2, {});
+    sync(b, 2);
+    EXPECT_EQ(coordinator->leave("g", a, std::nullopt), ErrorCode::none);
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    auto again = join(params(b));
+    ASSERT_TRUE(again->has_value());
+    EXPECT_EQ((*again)->generation_id, 3);
+    EXPECT_EQ((*again)->leader, b);
+    sync(b, 3, {});
+    EXPECT_EQ(coordinator->leave("g", b, std::nullopt), ErrorCode::none);
+    EXPECT_EQ(coordinator->state("g"), GroupState::empty);
+    EXPECT_EQ(coordinator->validate_commit("g", -1, "", std::nullopt), ErrorCode::none);
+    EXPECT_EQ(coordinator->describe("g").group_state, "Empty");
+}
+
+TEST_F(GroupCoordinatorTest, StaticMemberJoinsWithoutRoundTripAndFencesItsOldSelf) {
+    auto p = params("");
+    p.group_instance_id = "instance-1";
+    auto first = join(p);
+    ASSERT_TRUE(first->has_value());
+    EXPECT_EQ((*first)->error, ErrorCode::none);
+    std::string old_id = (*first)->member_id;
+    sync(old_id, 1, {});
+    auto second = join(p);  // restarted: same instance id, no member id
+    ASSERT_TRUE(second->has_value());
+    EXPECT_NE((*second)->member_id, old_id);
+    EXPECT_EQ(coordinator->heartbeat("g", (*second)->generation_id, old_id, "instance-1"),
+              ErrorCode::fenced_instance_id);
+}
+
+TEST_F(GroupCoordinatorTest, DeleteGroupOnlyWhenEmpty) {
+    std::string a = new_member();
+    join(params(a));
+    EXPECT_EQ(coordinator->delete_group("g"), ErrorCode::non_empty_group);
+    EXPECT_EQ(coordinator->delete_group("unknown"), ErrorCode::group_id_not_found);
+    coordinator->leave("g", a, std::nullopt);
+    ASSERT_TRUE(store->commit("g", {{{"t", 0}, CommittedOffset{5, -1, "", 1}}}));
+    EXPECT_EQ(coordinator->delete_group("g"), ErrorCode::none);
+    EXPECT_FALSE(store->get("g", {"t", 0}));
+    EXPECT_EQ(coordinator->describe("g").group_state, "Dead");
+}
+
+}  // namespace
+}  // namespace skiff::broker::group
