@@ -11,9 +11,12 @@
 // process's utime+stime (all threads, from /proc/PID/stat) spent between the start and the end
 // of the timed part; connection set-up and topic creation happen before it.
 //
-// consume reads in passes: assign partition 0 at the beginning, read until pass-bytes of values
-// or the end of the partition, unassign, repeat. The peer keeps only about 5 MiB per partition,
-// so a pass of at most 4 MiB reads the same bytes from both brokers.
+// consume reads in passes: start partition 0 at offset 0 (legacy consumer, no group), read to
+// the end of the partition, stop, repeat. The peer keeps only about 5 MiB per partition, so the
+// topic consumed must hold less than that (run.sh produces 4 MiB into it first); then both
+// brokers serve exactly the same bytes, and reading to the end means nothing is prefetched in
+// vain. fetch.wait.max.ms is 1 so that the fetch parked at the end of the log (long poll)
+// returns at once and the next pass starts without waiting for it.
 #include <librdkafka/rdkafka.h>
 
 #include <unistd.h>
@@ -198,33 +201,34 @@ int run_produce(const Args& args) {
     return 0;
 }
 
-// One pass: assign at the beginning, read to pass_bytes or the end. Returns value bytes read.
-int64_t consume_pass(rd_kafka_t* rk, const std::string& topic, int64_t pass_bytes,
-                     int64_t& messages) {
-    rd_kafka_topic_partition_list_t* parts = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(parts, topic.c_str(), 0)->offset = RD_KAFKA_OFFSET_BEGINNING;
-    if (rd_kafka_assign(rk, parts) != RD_KAFKA_RESP_ERR_NO_ERROR)
-        die("assign failed");
-    rd_kafka_topic_partition_list_destroy(parts);
+// One pass: start partition 0 at offset 0, read to the end (or pass_bytes), stop. Returns the
+// value bytes read. This is the legacy (simple) consumer, as kcat -C uses: no group at all.
+int64_t consume_pass(rd_kafka_topic_t* rkt, int64_t pass_bytes, int64_t& messages) {
+    if (rd_kafka_consume_start(rkt, 0, 0) != 0)
+        die(std::string("consume_start: ") + rd_kafka_err2str(rd_kafka_last_error()));
     int64_t bytes = 0;
+    bool at_end = false;
     const auto give_up = Clock::now() + std::chrono::seconds(60);
-    while (bytes < pass_bytes) {
-        if (Clock::now() > give_up)
-            die("consume pass stalled");
-        rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 100);
-        if (!m)
+    // One message per call: rd_kafka_consume returns as soon as one is queued, where
+    // rd_kafka_consume_batch would wait out its timeout for a partly filled batch at the end.
+    while (bytes < pass_bytes && !at_end) {
+        rd_kafka_message_t* m = rd_kafka_consume(rkt, 0, 100);
+        if (!m) {
+            if (Clock::now() > give_up)
+                die("consume pass stalled");
             continue;
-        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-            rd_kafka_message_destroy(m);
-            break;
         }
-        if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR)
+        if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            at_end = true;
+        } else if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             die(std::string("consume: ") + rd_kafka_message_errstr(m));
-        bytes += static_cast<int64_t>(m->len);
-        ++messages;
+        } else {
+            bytes += static_cast<int64_t>(m->len);
+            ++messages;
+        }
         rd_kafka_message_destroy(m);
     }
-    rd_kafka_assign(rk, nullptr);
+    rd_kafka_consume_stop(rkt, 0);
     return bytes;
 }
 
@@ -235,16 +239,15 @@ int run_consume(const Args& args) {
     const double seconds = std::stod(args.get("seconds"));
     const int64_t pid = args.num("broker-pid", "0");
     rd_kafka_conf_t* conf = make_conf(args);
-    // No group: skiff has no group coordinator, and assign() needs none.
-    set_conf(conf, "enable.auto.commit", "false");
-    set_conf(conf, "enable.auto.offset.store", "false");
     set_conf(conf, "enable.partition.eof", "true");
+    set_conf(conf, "fetch.wait.max.ms", "1");
     char err[512];
     rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
     if (!rk)
         die(std::string("rd_kafka_new: ") + err);
+    rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
     int64_t messages = 0;
-    if (consume_pass(rk, topic, pass_bytes, messages) == 0)  // connect, untimed
+    if (consume_pass(rkt, pass_bytes, messages) == 0)  // connect, untimed
         die("topic " + topic + " is empty");
 
     messages = 0;
@@ -252,12 +255,12 @@ int run_consume(const Args& args) {
     const double cpu0 = process_cpu_seconds(pid);
     const auto start = Clock::now();
     while (bytes < max_bytes && seconds_since(start) < seconds) {
-        bytes += consume_pass(rk, topic, pass_bytes, messages);
+        bytes += consume_pass(rkt, pass_bytes, messages);
         ++passes;
     }
     const double elapsed = seconds_since(start);
     const double cpu = process_cpu_seconds(pid) - cpu0;
-    rd_kafka_consumer_close(rk);
+    rd_kafka_topic_destroy(rkt);
     rd_kafka_destroy(rk);
     std::printf(
         "result workload=consume msgs=%lld bytes=%lld passes=%lld seconds=%.4f msgs_per_s=%.1f "

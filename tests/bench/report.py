@@ -234,10 +234,11 @@ def main():
         "- Client: one librdkafka 2.0.2 client per run (`tests/bench/bench_client.cpp`), default "
         "settings (linger.ms=5, batch.size 1 MB, no compression), everything to partition 0. "
         "MB = 10^6 bytes of values. Produce runs stop after a fixed time or byte count.",
-        f"- Consume: passes that assign partition 0 at the beginning (no group) and read "
-        f"{pass_mib:.0f} MiB of values or to the end of the data just produced. **The peer keeps "
-        f"only about 5 MiB per partition, so every pass is sized within that** and both brokers "
-        f"serve the same bytes; each run repeats passes for a fixed time.",
+        f"- Consume: {pass_mib:.0f} MiB of values are produced (acks=1) into a fresh topic, then "
+        f"read from offset 0 to the end in passes (legacy consumer: start at offset 0, no group; "
+        f"fetch.wait.max.ms=1), repeated for a fixed time. **The peer keeps only about 5 MiB per "
+        f"partition, so the consumed data is sized within that**, and both brokers serve the same "
+        f"bytes from memory (skiff: page cache, sendfile).",
         "- Latency: acks=all, linger.ms=0, one message in flight (wait for each delivery report), "
         "100-byte values; measured by the client from produce() to its delivery report.",
         "- CPU: utime+stime of the broker process (all threads) from /proc/PID/stat around the "

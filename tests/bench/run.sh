@@ -25,7 +25,8 @@ else
   rounds=3 produce_s=0.4 produce_max=40000000 consume_s=0.4 latency_count=200 latency_s=1
   pagecache_mib=128 loopback_s=0.3 out_dir=$build/bench-results
 fi
-pass_bytes=$((4 * 1024 * 1024)) # within the peer's ~5 MiB per partition
+# Consume runs read a topic holding 4 MiB of values, within the peer's ~5 MiB per partition.
+consume_bytes=$((4 * 1024 * 1024))
 sizes=(100 1024 65536)
 
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -34,7 +35,7 @@ log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 log "building Release in $build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target skiff bench_client mock_peer machine_limits -- -j"$(nproc)" \
-  | grep -Ev '^\[[0-9]+/[0-9]+\] ' || true
+  >"$build/bench-build.log" 2>&1 || { tail -40 "$build/bench-build.log" >&2; exit 1; }
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 for f in "$skiff_bin" "$client" "$build/tests/bench/mock_peer" "$build/tests/bench/machine_limits"; do
@@ -66,6 +67,7 @@ trap 'exit 130' INT TERM
 topics=()
 for r in $(seq "$rounds"); do
   for s in "${sizes[@]}"; do topics+=("p-r$r-s$s-a1" "p-r$r-s$s-aall"); done
+  for s in "${sizes[@]}"; do topics+=("c-r$r-s$s"); done
   topics+=("lat-r$r")
 done
 
@@ -98,10 +100,14 @@ bench() { # broker round workload size acks args...
   local addr=$skiff_addr pid=$skiff_pid
   [ "$broker" = peer ] && addr=$peer_addr pid=$peer_pid
   local line
-  line=$(timeout 180 "$client" "$workload" --bootstrap "$addr" --broker-pid "$pid" "$@" \
+  local command=$workload
+  [ "$workload" = fill ] && command=produce
+  line=$(timeout 180 "$client" "$command" --bootstrap "$addr" --broker-pid "$pid" "$@" \
     | grep '^result ') || { log "$broker $workload size=$size acks=$acks failed"; exit 1; }
-  echo "broker=$broker round=$round size=$size acks=$acks ${line#result }" >>"$raw"
-  log "$broker r$round $workload size=$size acks=$acks: ${line#result }"
+  line=${line#result }
+  [ "$workload" = fill ] && line=${line/workload=produce/workload=fill}
+  echo "broker=$broker round=$round size=$size acks=$acks $line" >>"$raw"
+  log "$broker r$round $workload size=$size acks=$acks: $line"
 }
 
 machine_limits=$build/tests/bench/machine_limits
@@ -122,7 +128,9 @@ for r in $(seq "$rounds"); do
       done
     done
     for b in skiff peer; do
-      bench "$b" "$r" consume "$s" - --topic "p-r$r-s$s-a1" --pass-bytes "$pass_bytes" \
+      bench "$b" "$r" fill "$s" 1 --topic "c-r$r-s$s" --size "$s" --acks 1 \
+        --max-bytes "$consume_bytes" --seconds 60
+      bench "$b" "$r" consume "$s" - --topic "c-r$r-s$s" --pass-bytes "$consume_bytes" \
         --max-bytes 100000000000 --seconds "$consume_s"
     done
   done
@@ -139,7 +147,7 @@ elapsed=$(($(date +%s) - started))
 mkdir -p "$out_dir"
 cp "$raw" "$out_dir/raw-results.txt"
 /usr/bin/python3 tests/bench/report.py --raw "$raw" --out-dir "$out_dir" --mode "$mode" \
-  --rounds "$rounds" --pass-bytes "$pass_bytes" --elapsed-s "$elapsed" \
+  --rounds "$rounds" --pass-bytes "$consume_bytes" --elapsed-s "$elapsed" \
   --load-start "$start_load" --load-end "$(cut -d' ' -f1-3 /proc/loadavg)" \
   --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- \
     broker storage protocol 2>/dev/null || echo '+local changes')"
