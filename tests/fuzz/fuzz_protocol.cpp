@@ -103,6 +103,26 @@ void decode_body(sp::ApiKey key, int16_t version, std::span<const std::byte> bod
             return decode_as<sp::IncrementalAlterConfigsRequest>(body, version);
         case sp::ApiKey::init_producer_id:
             return decode_as<sp::InitProducerIdRequest>(body, version);
+        case sp::ApiKey::find_coordinator:
+            return decode_as<sp::FindCoordinatorRequest>(body, version);
+        case sp::ApiKey::join_group:
+            return decode_as<sp::JoinGroupRequest>(body, version);
+        case sp::ApiKey::sync_group:
+            return decode_as<sp::SyncGroupRequest>(body, version);
+        case sp::ApiKey::heartbeat:
+            return decode_as<sp::HeartbeatRequest>(body, version);
+        case sp::ApiKey::leave_group:
+            return decode_as<sp::LeaveGroupRequest>(body, version);
+        case sp::ApiKey::offset_commit:
+            return decode_as<sp::OffsetCommitRequest>(body, version);
+        case sp::ApiKey::offset_fetch:
+            return decode_as<sp::OffsetFetchRequest>(body, version);
+        case sp::ApiKey::describe_groups:
+            return decode_as<sp::DescribeGroupsRequest>(body, version);
+        case sp::ApiKey::list_groups:
+            return decode_as<sp::ListGroupsRequest>(body, version);
+        case sp::ApiKey::delete_groups:
+            return decode_as<sp::DeleteGroupsRequest>(body, version);
         default:
             return;
     }

@@ -55,6 +55,26 @@ std::string decode_body(int16_t key, int16_t version, std::span<const std::byte>
             return check(decode_message<IncrementalAlterConfigsRequest>(body, version));
         case ApiKey::init_producer_id:
             return check(decode_message<InitProducerIdRequest>(body, version));
+        case ApiKey::find_coordinator:
+            return check(decode_message<FindCoordinatorRequest>(body, version));
+        case ApiKey::join_group:
+            return check(decode_message<JoinGroupRequest>(body, version));
+        case ApiKey::sync_group:
+            return check(decode_message<SyncGroupRequest>(body, version));
+        case ApiKey::heartbeat:
+            return check(decode_message<HeartbeatRequest>(body, version));
+        case ApiKey::leave_group:
+            return check(decode_message<LeaveGroupRequest>(body, version));
+        case ApiKey::offset_commit:
+            return check(decode_message<OffsetCommitRequest>(body, version));
+        case ApiKey::offset_fetch:
+            return check(decode_message<OffsetFetchRequest>(body, version));
+        case ApiKey::describe_groups:
+            return check(decode_message<DescribeGroupsRequest>(body, version));
+        case ApiKey::list_groups:
+            return check(decode_message<ListGroupsRequest>(body, version));
+        case ApiKey::delete_groups:
+            return check(decode_message<DeleteGroupsRequest>(body, version));
         default:
             return "no decoder for API key " + std::to_string(key);
     }
