@@ -5,13 +5,16 @@
 //       sendfile(2) the (cached) FILE over a 127.0.0.1 TCP connection to a reader thread that
 //       discards what it reads, again and again for SECONDS
 //
-// Each prints one line "result limit=... mb_per_s=..." (MB = 10^6 bytes). The loopback figure is
-// what a broker serving a fetch from the page cache with sendfile could reach at best with one
+// Each prints one line "result limit=... mb_per_s=..." (MB = 10^6 bytes); loopback also gives the
+// sending thread's CPU seconds per GB sent, the least a broker's sendfile path can cost here
+// (on loopback the sender's system call also runs the receiving side of TCP). The loopback figure
+// is what a broker serving a fetch from the page cache with sendfile could reach at best with one
 // connection; page-cache write bandwidth bounds what it can append.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -32,6 +35,14 @@ using Clock = std::chrono::steady_clock;
 [[noreturn]] void die(const char* what) {
     std::fprintf(stderr, "machine_limits: %s: %s\n", what, std::strerror(errno));
     std::exit(1);
+}
+
+// CPU seconds (user + system) of the calling thread.
+double thread_cpu_seconds() {
+    rusage u{};
+    ::getrusage(RUSAGE_THREAD, &u);
+    auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+    return s(u.ru_utime) + s(u.ru_stime);
 }
 
 double seconds_since(Clock::time_point t) {
@@ -86,6 +97,7 @@ int run_loopback(const char* path, double seconds) {
     int one = 1;
     ::setsockopt(out, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     long long sent = 0;
+    const double cpu0 = thread_cpu_seconds();
     const auto start = Clock::now();
     while (seconds_since(start) < seconds) {
         off_t offset = 0;
@@ -97,13 +109,17 @@ int run_loopback(const char* path, double seconds) {
         }
     }
     const double elapsed = seconds_since(start);
+    const double cpu = thread_cpu_seconds() - cpu0;
     ::shutdown(out, SHUT_WR);
     reader.join();
     ::close(out);
     ::close(listener);
     ::close(file);
-    std::printf("result limit=loopback_sendfile bytes=%lld seconds=%.4f mb_per_s=%.1f\n", sent,
-                elapsed, static_cast<double>(sent) / elapsed / 1e6);
+    std::printf(
+        "result limit=loopback_sendfile bytes=%lld seconds=%.4f mb_per_s=%.1f "
+        "sender_cpu_s_per_gb=%.3f\n",
+        sent, elapsed, static_cast<double>(sent) / elapsed / 1e6,
+        cpu / (static_cast<double>(sent) / 1e9));
     return 0;
 }
 

@@ -133,6 +133,9 @@ def limit_rows(runs, limits, rss):
     c64 = pick(runs, "skiff", "consume", "mb_per_s", 65536)
     p64 = pick(runs, "skiff", "produce", "mb_per_s", 65536, "1")
     rows.append(("loopback TCP, sendfile of a cached file", "MB/s", loop, "", "", None))
+    sender = median([float(l["sender_cpu_s_per_gb"]) for l in limits
+                     if l["limit"] == "loopback_sendfile" and "sender_cpu_s_per_gb" in l])
+    rows.append(("loopback sendfile: sending thread's CPU per GB", "s/GB", sender, "", "", None))
     rows.append(("page-cache write, 1 MiB writes, no fsync", "MB/s", cache, "", "", None))
     if c64 is not None and loop:
         rows.append(("skiff consume 64 KiB / loopback limit", "ratio", c64 / loop, "",

@@ -149,6 +149,6 @@ cp "$raw" "$out_dir/raw-results.txt"
 /usr/bin/python3 tests/bench/report.py --raw "$raw" --out-dir "$out_dir" --mode "$mode" \
   --rounds "$rounds" --pass-bytes "$consume_bytes" --elapsed-s "$elapsed" \
   --load-start "$start_load" --load-end "$(cut -d' ' -f1-3 /proc/loadavg)" \
-  --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- \
-    broker storage protocol 2>/dev/null || echo '+local changes')"
+  --commit "${SKIFF_BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
+    git diff --quiet HEAD -- broker storage protocol 2>/dev/null || echo ' + uncommitted changes')}"
 log "wrote $out_dir/RESULTS.md"
