@@ -1,10 +1,10 @@
 #include "broker/response_writer.h"
 
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/use_awaitable.hpp>
-#include <asio/write.hpp>
 #include <cerrno>
 
 namespace skiff::broker {
@@ -12,13 +12,31 @@ namespace {
 
 constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 
+// Sends memory bytes with send(2) on the non-blocking socket, waiting for writability only when
+// the socket buffer is full. `more` (MSG_MORE) is set when a file range follows: the socket has
+// TCP_NODELAY, so without it the few header bytes of a fetch response would leave as a TCP
+// segment of their own, one more packet and one more wake-up of the client per response; with
+// it they go out in the same segment as the first record bytes. The last chunk sendfile(2)
+// sends of a non-empty range carries no MSG_MORE and so pushes everything pending.
 asio::awaitable<std::error_code> write_memory(asio::ip::tcp::socket& socket,
-                                              std::span<const std::byte> bytes) {
-    if (bytes.empty())
-        co_return std::error_code{};
-    auto [ec, n] =
-        co_await asio::async_write(socket, asio::buffer(bytes.data(), bytes.size()), use_tuple);
-    co_return ec;
+                                              std::span<const std::byte> bytes, bool more) {
+    const int flags = MSG_NOSIGNAL | (more ? MSG_MORE : 0);
+    size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t n = ::send(socket.native_handle(), bytes.data() + done, bytes.size() - done, flags);
+        if (n >= 0) {
+            done += static_cast<size_t>(n);
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK)
+            co_return std::error_code(errno, std::generic_category());
+        auto [ec] = co_await socket.async_wait(asio::ip::tcp::socket::wait_write, use_tuple);
+        if (ec)
+            co_return ec;
+    }
+    co_return std::error_code{};
 }
 
 asio::awaitable<std::error_code> send_file_range(asio::ip::tcp::socket& socket,
@@ -52,14 +70,15 @@ asio::awaitable<std::error_code> write_response(asio::ip::tcp::socket& socket,
     auto memory = frame.bytes();
     size_t written = 0;
     for (const auto& splice : frame.splices()) {
-        if (auto ec = co_await write_memory(
-                socket, memory.subspan(written, splice.memory_offset - written)))
+        if (auto ec = co_await write_memory(socket,
+                                            memory.subspan(written, splice.memory_offset - written),
+                                            splice.range.length > 0))
             co_return ec;
         written = splice.memory_offset;
         if (auto ec = co_await send_file_range(socket, splice.range))
             co_return ec;
     }
-    co_return co_await write_memory(socket, memory.subspan(written));
+    co_return co_await write_memory(socket, memory.subspan(written), false);
 }
 
 }  // namespace skiff::broker
