@@ -28,7 +28,11 @@ fail() {
   exit 1
 }
 
-[ "$(id -u)" -eq 0 ] || fail "must run as root (buildah chroot isolation and debootstrap need it)"
+# buildah's chroot isolation and debootstrap need root; CI may run as a user with sudo.
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || fail "must run as root (buildah chroot isolation, debootstrap)"
+  exec sudo --preserve-env=SKIFF_IMAGE_CACHE,SKIFF_DEBIAN_MIRROR,SKIFF_TEST_IMAGE_KEEP "$0" "$@"
+fi
 
 # --- tools -----------------------------------------------------------------------------------
 missing=()
