@@ -38,7 +38,10 @@ std::string config_reference_markdown() {
         "| key | default | meaning |\n"
         "|---|---|---|\n";
     for (const auto& setting : settings()) {
-        std::string key = "`" + std::string(setting.key) + "`";
+        // Appended piecewise: g++ 12 reports a false -Wrestrict on `"`" + std::string(...)`.
+        std::string key = "`";
+        key += setting.key;
+        key += '`';
         for (const auto& spelling : setting.other_spellings) {
             key += "<br>`" + std::string(spelling.key) + "`";
         }
