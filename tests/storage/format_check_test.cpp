@@ -36,7 +36,8 @@ TEST(FormatCheckTest, FilesFollowTheRules) {
     ASSERT_TRUE((*log)->close());
 
     std::map<int64_t, fs::path> logs;
-    std::regex name(R"(^(\d{20})\.(log|index|timeindex)$)");
+    // .snapshot: the producer-state snapshot written at clean close, as Kafka keeps it.
+    std::regex name(R"(^(\d{20})\.(log|index|timeindex|snapshot)$)");
     for (const auto& e : fs::directory_iterator(dir.path())) {
         std::smatch m;
         std::string file = e.path().filename().string();

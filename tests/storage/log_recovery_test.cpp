@@ -248,7 +248,9 @@ TEST(LogRecoveryTest, StrayFilesAreRemoved) {
     std::sort(names.begin(), names.end());
     EXPECT_EQ(names,
               (std::vector<std::string>{"00000000000000000000.index", "00000000000000000000.log",
-                                        "00000000000000000000.timeindex"}));
+                                        "00000000000000000000.timeindex",
+                                        // producer state written by the clean close above
+                                        "00000000000000000006.snapshot"}));
     EXPECT_EQ((*log)->log_end_offset(), 6);
 }
 
