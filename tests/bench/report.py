@@ -17,6 +17,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 
 SIZES = [100, 1024, 65536]
 SIZE_NAMES = {100: "100 B", 1024: "1 KiB", 65536: "64 KiB"}
@@ -167,7 +168,7 @@ def markdown(rows, lrows):
 
 
 def plot(runs, out_dir):
-    data = os.path.join(out_dir, "throughput.dat")
+    data = os.path.join(tempfile.mkdtemp(), "throughput.dat")
     with open(data, "w") as f:
         f.write("# size skiff_p1 peer_p1 skiff_pall peer_pall skiff_c peer_c (MB/s)\n")
         for size in SIZES:
@@ -244,6 +245,10 @@ def main():
         f"bytes from memory (skiff: page cache, sendfile).",
         "- Latency: acks=all, linger.ms=0, one message in flight (wait for each delivery report), "
         "100-byte values; measured by the client from produce() to its delivery report.",
+        "- skiff restarts with an empty data directory before each of its produce runs: "
+        "sustained writes of several GB slow every file write on this machine to the disk's "
+        "write-back speed (see the analysis below), which would measure the disk, not the broker. "
+        "Resident memory is read at the end of each round (after the 64 KiB runs and latency).",
         "- CPU: utime+stime of the broker process (all threads) from /proc/PID/stat around the "
         "timed part of each run, divided by the GB of values moved.",
         "", table, "",
