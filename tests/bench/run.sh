@@ -4,7 +4,7 @@
 #
 #   tests/bench/run.sh [--short]
 #
-# Builds Release in build-bench/ (or $SKIFF_BENCH_BUILD), starts skiff on an ephemeral port with
+# Builds Release in build-bench/ (or $BENCH_BUILD_DIR), starts skiff on an ephemeral port with
 # a temporary data directory and the mock peer, then runs every workload against both, A B A B,
 # for several rounds, and reports medians. A full run writes tests/bench/RESULTS.md and
 # tests/bench/throughput.png; --short (a smoke run for CI, about two minutes once built) writes
@@ -16,7 +16,7 @@ cd "$root"
 
 mode=full
 [ "${1:-}" = "--short" ] && mode=short
-build=${SKIFF_BENCH_BUILD:-$root/build-bench}
+build=${BENCH_BUILD_DIR:-$root/build-bench}
 
 if [ "$mode" = full ]; then
   rounds=5 produce_s=3 produce_max=400000000 consume_s=2 latency_count=2000 latency_s=5

@@ -51,6 +51,9 @@ trap 'exit 130' INT TERM
 start_broker() {
     GEN=$((GEN + 1))
     LOG="$TMP/skiff-$GEN.log"
+    # Created here, not by the background redirect, so the port poll below never reads a file
+    # that does not exist yet (with pipefail that would end the script).
+    : >"$LOG"
     # setpriv --pdeathsig: the broker dies with this script even if it is SIGKILLed (ctest
     # timeout). setpriv execs, so $! is the broker's pid.
     $SETPRIV "$SKIFF" --override listeners=PLAINTEXT://127.0.0.1:0 --override "log.dirs=$DATA" \
