@@ -75,24 +75,27 @@ Uuid Reader::read_uuid(const char* name) {
     return u;
 }
 
-std::optional<std::string> Reader::read_string(const char* name, bool nullable, bool compact) {
+std::optional<size_t> Reader::read_length(const char* name, bool nullable, bool compact, bool wide,
+                                          const char* kind) {
     const size_t start = pos_;
     int64_t length = compact ? static_cast<int64_t>(read_uvarint(name)) - 1
+                     : wide  ? static_cast<int64_t>(read_int<int32_t>(name))
                              : static_cast<int64_t>(read_int<int16_t>(name));
     if (!ok())
         return std::nullopt;
     if (length == -1) {
         if (!nullable) {
             pos_ = start;
-            fail(name, "null string in a non-nullable field");
+            fail(name, std::string("null ") + kind + " in a non-nullable field");
         }
         return std::nullopt;
     }
     if (length < -1) {
         pos_ = start;
-        fail(name, "negative string length " + std::to_string(length));
+        fail(name, std::string("negative ") + kind + " length " + std::to_string(length));
         return std::nullopt;
     }
+    // Checked before anything is allocated: a bogus 2 GB length costs nothing.
     if (static_cast<size_t>(length) > remaining()) {
         const size_t left = remaining();
         pos_ = start;
@@ -100,38 +103,24 @@ std::optional<std::string> Reader::read_string(const char* name, bool nullable, 
                        " bytes that remain");
         return std::nullopt;
     }
-    std::string s(reinterpret_cast<const char*>(data_.data() + pos_), static_cast<size_t>(length));
-    pos_ += static_cast<size_t>(length);
+    return static_cast<size_t>(length);
+}
+
+std::optional<std::string> Reader::read_string(const char* name, bool nullable, bool compact) {
+    auto length = read_length(name, nullable, compact, false, "string");
+    if (!length)
+        return std::nullopt;
+    std::string s(reinterpret_cast<const char*>(data_.data() + pos_), *length);
+    pos_ += *length;
     return s;
 }
 
 std::optional<std::span<const std::byte>> Reader::read_bytes(const char* name, bool nullable) {
-    const size_t start = pos_;
-    int64_t length = flexible_ ? static_cast<int64_t>(read_uvarint(name)) - 1
-                               : static_cast<int64_t>(read_int<int32_t>(name));
-    if (!ok())
+    auto length = read_length(name, nullable, flexible_, true, "bytes");
+    if (!length)
         return std::nullopt;
-    if (length == -1) {
-        if (!nullable) {
-            pos_ = start;
-            fail(name, "null bytes in a non-nullable field");
-        }
-        return std::nullopt;
-    }
-    if (length < -1) {
-        pos_ = start;
-        fail(name, "negative bytes length " + std::to_string(length));
-        return std::nullopt;
-    }
-    if (static_cast<size_t>(length) > remaining()) {
-        const size_t left = remaining();
-        pos_ = start;
-        fail(name, "length " + std::to_string(length) + " exceeds the " + std::to_string(left) +
-                       " bytes that remain");
-        return std::nullopt;
-    }
-    auto view = data_.subspan(pos_, static_cast<size_t>(length));
-    pos_ += static_cast<size_t>(length);
+    auto view = data_.subspan(pos_, *length);
+    pos_ += *length;
     return view;
 }
 

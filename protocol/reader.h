@@ -92,6 +92,10 @@ class Reader {
     template <class T>
     void read_tag_buffer(T& s);
     bool need(const char* name, size_t n);
+    // A string or bytes length prefix: compact (uvarint length + 1), else int32 when `wide`,
+    // else int16. nullopt for null (an error when not `nullable`) and for any failure.
+    std::optional<size_t> read_length(const char* name, bool nullable, bool compact, bool wide,
+                                      const char* kind);
     bool nullable_now(const FieldSpec& spec) const { return spec.nullable.contains(version_); }
 
     std::span<const std::byte> data_;

@@ -11,23 +11,7 @@
 namespace skiff::protocol {
 namespace {
 
-template <class Msg, class Check>
-void round_trip(const Msg& m, int16_t version, Check check) {
-    SCOPED_TRACE(std::string(api_name(Msg::api_key)) + " v" + std::to_string(version));
-    OutBuffer out;
-    encode_message(m, version, out);
-    auto encoded = test::memory_of(out);
-    auto decoded = decode_message<Msg>(encoded, version);
-    ASSERT_TRUE(decoded) << decoded.error().message;
-    check(*decoded);
-    OutBuffer again;
-    encode_message(*decoded, version, again);
-    EXPECT_EQ(test::memory_of(again), encoded);
-    for (size_t n = 0; n < encoded.size(); ++n)
-        ASSERT_FALSE(decode_message<Msg>(std::span(encoded).first(n), version)) << n;
-    encoded.push_back(std::byte{0});
-    EXPECT_FALSE(decode_message<Msg>(encoded, version));
-}
+using test::round_trip;
 
 template <class F>
 void for_each_version(ApiKey key, F f) {
@@ -92,8 +76,9 @@ TEST(GroupRoundTrip, FindCoordinator) {
             EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 3 : 0);
             EXPECT_EQ(d.error_message.has_value(), v >= 1 && v <= 3);
             ASSERT_EQ(d.coordinators.size(), v >= 4 ? 1u : 0u);
-            if (v >= 4)
+            if (v >= 4) {
                 EXPECT_EQ(d.coordinators[0].port, 1);
+            }
         });
     });
 }
@@ -201,13 +186,15 @@ TEST(GroupRoundTrip, HeartbeatAndLeaveGroup) {
         round_trip(leave, v, [&](const LeaveGroupRequest& d) {
             EXPECT_EQ(d.member_id, v <= 2 ? "m" : "");
             ASSERT_EQ(d.members.size(), v >= 3 ? 2u : 0u);
-            if (v >= 3)
+            if (v >= 3) {
                 EXPECT_EQ(d.members[1].group_instance_id, "inst");
+            }
         });
         round_trip(lr, v, [&](const LeaveGroupResponse& d) {
             ASSERT_EQ(d.members.size(), v >= 3 ? 1u : 0u);
-            if (v >= 3)
+            if (v >= 3) {
                 EXPECT_EQ(d.members[0].error_code, ErrorCode::unknown_member_id);
+            }
         });
     });
 }

@@ -12,27 +12,7 @@
 namespace skiff::protocol {
 namespace {
 
-template <class Msg, class Check>
-void round_trip(const Msg& m, int16_t version, Check check) {
-    SCOPED_TRACE(std::string(api_name(Msg::api_key)) + " v" + std::to_string(version));
-    OutBuffer out;
-    encode_message(m, version, out);
-    auto encoded = test::memory_of(out);
-    auto decoded = decode_message<Msg>(encoded, version);
-    ASSERT_TRUE(decoded) << decoded.error().message;
-    check(*decoded);
-    OutBuffer again;
-    encode_message(*decoded, version, again);
-    EXPECT_EQ(test::memory_of(again), encoded);
-    for (size_t n = 0; n < encoded.size(); ++n) {
-        auto truncated = decode_message<Msg>(std::span(encoded).first(n), version);
-        ASSERT_FALSE(truncated) << "prefix of " << n << " bytes decoded";
-        EXPECT_FALSE(truncated.error().message.empty());
-    }
-    // One byte too many is also an error: the schemas must agree exactly.
-    encoded.push_back(std::byte{0});
-    EXPECT_FALSE(decode_message<Msg>(encoded, version));
-}
+using test::round_trip;
 
 template <class F>
 void for_each_version(ApiKey key, F f) {

@@ -8,6 +8,12 @@
 #include <string_view>
 #include <vector>
 
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "protocol/api_table.h"
+#include "protocol/codec.h"
 #include "protocol/out_buffer.h"
 
 namespace skiff::protocol::test {
@@ -26,6 +32,30 @@ inline std::vector<std::byte> bytes_of(std::string_view s) {
 
 inline std::vector<std::byte> memory_of(const OutBuffer& out) {
     return {out.bytes().begin(), out.bytes().end()};
+}
+
+// Encode a populated message, decode it, check the fields of that version, re-encode to the same
+// bytes, and require every truncated prefix and one extra byte to fail cleanly.
+template <class Msg, class Check>
+void round_trip(const Msg& m, int16_t version, Check check) {
+    SCOPED_TRACE(std::string(api_name(Msg::api_key)) + " v" + std::to_string(version));
+    OutBuffer out;
+    encode_message(m, version, out);
+    auto encoded = memory_of(out);
+    auto decoded = decode_message<Msg>(encoded, version);
+    ASSERT_TRUE(decoded) << decoded.error().message;
+    check(*decoded);
+    OutBuffer again;
+    encode_message(*decoded, version, again);
+    EXPECT_EQ(memory_of(again), encoded);
+    for (size_t n = 0; n < encoded.size(); ++n) {
+        auto truncated = decode_message<Msg>(std::span(encoded).first(n), version);
+        ASSERT_FALSE(truncated) << "prefix of " << n << " bytes decoded";
+        EXPECT_FALSE(truncated.error().message.empty());
+    }
+    // One byte too many is also an error: the schemas must agree exactly.
+    encoded.push_back(std::byte{0});
+    EXPECT_FALSE(decode_message<Msg>(encoded, version));
 }
 
 }  // namespace skiff::protocol::test
