@@ -39,9 +39,8 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
 void Broker::open_groups() {
     // Committed offsets live in the internal topic, one partition (see group/offset_store.h).
     auto created = topics_.get_or_create(group::kOffsetsTopic, 1);
-    auto* log = created.error == protocol::ErrorCode::none
-                    ? logs_->get({group::kOffsetsTopic, 0})
-                    : nullptr;
+    auto* log = created.error == protocol::ErrorCode::none ? logs_->get({group::kOffsetsTopic, 0})
+                                                           : nullptr;
     if (!log)
         throw std::runtime_error(std::string("cannot open the internal topic ") +
                                  group::kOffsetsTopic + ": " + created.message);

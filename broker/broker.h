@@ -1,6 +1,7 @@
 // The state every request handler shares: configuration, the partition logs, the topic
-// registry, long-poll waiters, the group coordinator and the cluster identity. Owned by the Server; handlers get a
-// reference through their RequestContext. Every member is safe to use from any I/O thread.
+// registry, long-poll waiters, the group coordinator and the cluster identity. Owned by the Server;
+// handlers get a reference through their RequestContext. Every member is safe to use from any I/O
+// thread.
 #pragma once
 
 #include <memory>

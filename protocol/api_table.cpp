@@ -7,14 +7,20 @@ namespace {
 
 // {key, min, max, first flexible}. Keep sorted by key; see the header for why minimums are low.
 constexpr std::array kSupportedApis{
-    ApiSupport{ApiKey::produce, 0, 9, 9},      ApiSupport{ApiKey::fetch, 4, 12, 12},
-    ApiSupport{ApiKey::list_offsets, 1, 7, 6}, ApiSupport{ApiKey::metadata, 0, 12, 9},
+    ApiSupport{ApiKey::produce, 0, 9, 9},
+    ApiSupport{ApiKey::fetch, 4, 12, 12},
+    ApiSupport{ApiKey::list_offsets, 1, 7, 6},
+    ApiSupport{ApiKey::metadata, 0, 12, 9},
     // Consumer groups: FindCoordinator must contain 0 for librdkafka; OffsetFetch 7 is what
     // librdkafka sends (flexible from 6).
-    ApiSupport{ApiKey::offset_commit, 0, 8, 8}, ApiSupport{ApiKey::offset_fetch, 0, 7, 6},
-    ApiSupport{ApiKey::find_coordinator, 0, 4, 3}, ApiSupport{ApiKey::join_group, 0, 7, 6},
-    ApiSupport{ApiKey::heartbeat, 0, 4, 4}, ApiSupport{ApiKey::leave_group, 0, 4, 4},
-    ApiSupport{ApiKey::sync_group, 0, 5, 4}, ApiSupport{ApiKey::describe_groups, 0, 5, 5},
+    ApiSupport{ApiKey::offset_commit, 0, 8, 8},
+    ApiSupport{ApiKey::offset_fetch, 0, 7, 6},
+    ApiSupport{ApiKey::find_coordinator, 0, 4, 3},
+    ApiSupport{ApiKey::join_group, 0, 7, 6},
+    ApiSupport{ApiKey::heartbeat, 0, 4, 4},
+    ApiSupport{ApiKey::leave_group, 0, 4, 4},
+    ApiSupport{ApiKey::sync_group, 0, 5, 4},
+    ApiSupport{ApiKey::describe_groups, 0, 5, 5},
     ApiSupport{ApiKey::list_groups, 0, 4, 3},
     ApiSupport{ApiKey::api_versions, 0, 3, 3},
     // Topic administration (CLIENTS.md: CreateTopics 0-4, DeleteTopics 0-3, DescribeConfigs 0-2)

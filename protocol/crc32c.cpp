@@ -20,11 +20,13 @@ constexpr Tables make_tables() {
     Tables t{};
     for (uint32_t b = 0; b < 256; ++b) {
         uint32_t c = b;
-        for (int i = 0; i < 8; ++i) c = (c & 1) ? (c >> 1) ^ kPolynomial : c >> 1;
+        for (int i = 0; i < 8; ++i)
+            c = (c & 1) ? (c >> 1) ^ kPolynomial : c >> 1;
         t[0][b] = c;
     }
     for (uint32_t b = 0; b < 256; ++b) {
-        for (size_t k = 1; k < 8; ++k) t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xff];
+        for (size_t k = 1; k < 8; ++k)
+            t[k][b] = (t[k - 1][b] >> 8) ^ t[0][t[k - 1][b] & 0xff];
     }
     return t;
 }
@@ -51,7 +53,8 @@ uint32_t crc32c_portable(std::span<const std::byte> data, uint32_t crc) {
         p += 8;
         n -= 8;
     }
-    while (n--) c = (c >> 8) ^ kTables[0][(c ^ static_cast<uint8_t>(*p++)) & 0xff];
+    while (n--)
+        c = (c >> 8) ^ kTables[0][(c ^ static_cast<uint8_t>(*p++)) & 0xff];
     return ~c;
 }
 
@@ -67,14 +70,16 @@ __attribute__((target("sse4.2"))) uint32_t crc32c_hardware(std::span<const std::
         n -= 8;
     }
     uint32_t c32 = static_cast<uint32_t>(c);
-    while (n--) c32 = _mm_crc32_u8(c32, static_cast<uint8_t>(*p++));
+    while (n--)
+        c32 = _mm_crc32_u8(c32, static_cast<uint8_t>(*p++));
     return ~c32;
 }
 
 bool crc32c_hardware_available() {
     static const bool available = [] {
         unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+        if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+            return false;
         return (ecx & bit_SSE4_2) != 0;
     }();
     return available;
@@ -83,7 +88,9 @@ bool crc32c_hardware_available() {
 uint32_t crc32c_hardware(std::span<const std::byte> data, uint32_t crc) {
     return crc32c_portable(data, crc);
 }
-bool crc32c_hardware_available() { return false; }
+bool crc32c_hardware_available() {
+    return false;
+}
 #endif
 
 uint32_t crc32c(std::span<const std::byte> data, uint32_t crc) {

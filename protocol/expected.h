@@ -22,11 +22,10 @@ Unexpected<std::decay_t<E>> unexpected(E&& e) {
 
 template <class T, class E>
 class Expected {
-public:
-    Expected()
-        requires std::is_default_constructible_v<T>
-        : v_(std::in_place_index<0>) {}
-    Expected(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  public:
+    Expected() requires std::is_default_constructible_v<T> : v_(std::in_place_index<0>) {}
+    Expected(T value)
+        : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
     template <class G>
     Expected(Unexpected<G> e) : v_(std::in_place_index<1>, E(std::move(e.error))) {}  // NOLINT
 
@@ -44,14 +43,14 @@ public:
     E& error() & { return std::get<1>(v_); }
     const E& error() const& { return std::get<1>(v_); }
 
-private:
+  private:
     std::variant<T, E> v_;
 };
 
 // Expected<void, E>: success carries nothing.
 template <class E>
 class Expected<void, E> {
-public:
+  public:
     Expected() = default;
     template <class G>
     Expected(Unexpected<G> e) : err_(E(std::move(e.error))), ok_(false) {}  // NOLINT
@@ -61,7 +60,7 @@ public:
     E& error() & { return err_; }
     const E& error() const& { return err_; }
 
-private:
+  private:
     E err_{};
     bool ok_ = true;
 };

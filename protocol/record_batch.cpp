@@ -12,17 +12,24 @@ namespace {
 using wire::load_be;
 using wire::store_be;
 
-BatchError error(BatchErrc code, std::string message) { return BatchError{code, 0, std::move(message)}; }
+BatchError error(BatchErrc code, std::string message) {
+    return BatchError{code, 0, std::move(message)};
+}
 
 }  // namespace
 
 const char* compression_name(Compression c) {
     switch (c) {
-        case Compression::none: return "none";
-        case Compression::gzip: return "gzip";
-        case Compression::snappy: return "snappy";
-        case Compression::lz4: return "lz4";
-        case Compression::zstd: return "zstd";
+        case Compression::none:
+            return "none";
+        case Compression::gzip:
+            return "gzip";
+        case Compression::snappy:
+            return "snappy";
+        case Compression::lz4:
+            return "lz4";
+        case Compression::zstd:
+            return "zstd";
     }
     return "unknown";
 }
@@ -68,53 +75,62 @@ Expected<BatchHeader, BatchError> check_batch_framing(std::span<const std::byte>
     if (bytes.size() > kBatchMagicOffset) {
         auto magic = static_cast<int8_t>(bytes[kBatchMagicOffset]);
         if (magic == 0 || magic == 1)
-            return unexpected(error(BatchErrc::legacy_magic,
-                                    "message format v" + std::to_string(magic) +
-                                        " (pre-0.11 message set) is not supported; use record batch v2"));
-        if (magic != kCurrentMagic)
             return unexpected(
-                error(BatchErrc::unknown_magic, "unknown record batch magic " + std::to_string(magic)));
+                error(BatchErrc::legacy_magic,
+                      "message format v" + std::to_string(magic) +
+                          " (pre-0.11 message set) is not supported; use record batch v2"));
+        if (magic != kCurrentMagic)
+            return unexpected(error(BatchErrc::unknown_magic,
+                                    "unknown record batch magic " + std::to_string(magic)));
     }
     if (bytes.size() < kBatchHeaderSize)
-        return unexpected(error(BatchErrc::truncated, "record batch header truncated: " +
-                                                          std::to_string(bytes.size()) + " of 61 bytes"));
+        return unexpected(error(
+            BatchErrc::truncated,
+            "record batch header truncated: " + std::to_string(bytes.size()) + " of 61 bytes"));
     BatchHeader h = read_batch_header(bytes);
     if (h.length < static_cast<int32_t>(kBatchHeaderSize - kBatchLogOverhead))
         return unexpected(
-            error(BatchErrc::invalid_length, "record batch length " + std::to_string(h.length) + " is below the header size"));
+            error(BatchErrc::invalid_length,
+                  "record batch length " + std::to_string(h.length) + " is below the header size"));
     if (h.size_bytes() > bytes.size())
-        return unexpected(error(BatchErrc::truncated, "record batch of " + std::to_string(h.size_bytes()) +
-                                                          " bytes but only " + std::to_string(bytes.size()) +
-                                                          " present"));
+        return unexpected(
+            error(BatchErrc::truncated, "record batch of " + std::to_string(h.size_bytes()) +
+                                            " bytes but only " + std::to_string(bytes.size()) +
+                                            " present"));
     if (static_cast<uint8_t>(h.compression()) > 4)
-        return unexpected(error(BatchErrc::invalid_codec,
-                                "unknown compression codec " + std::to_string(h.attributes & 0x07)));
+        return unexpected(error(BatchErrc::invalid_codec, "unknown compression codec " +
+                                                              std::to_string(h.attributes & 0x07)));
     // LastOffsetDelta is RecordsCount - 1 for batches as producers build them. Compacted batches
     // may have fewer records than the delta spans, never more; an empty batch is only legal
     // after compaction, which skiff does not produce and producers never send.
-    if (h.records_count <= 0 || h.last_offset_delta < 0 || h.records_count - 1 > h.last_offset_delta)
+    if (h.records_count <= 0 || h.last_offset_delta < 0 ||
+        h.records_count - 1 > h.last_offset_delta)
         return unexpected(error(BatchErrc::invalid_count,
                                 "record batch count " + std::to_string(h.records_count) +
-                                    " inconsistent with last offset delta " + std::to_string(h.last_offset_delta)));
+                                    " inconsistent with last offset delta " +
+                                    std::to_string(h.last_offset_delta)));
     return h;
 }
 
 Expected<BatchHeader, BatchError> check_batch(std::span<const std::byte> bytes) {
     auto h = check_batch_framing(bytes);
-    if (!h) return h;
+    if (!h)
+        return h;
     auto covered = bytes.subspan(kBatchAttributesOffset, h->size_bytes() - kBatchAttributesOffset);
     uint32_t actual = crc32c(covered);
     if (actual != h->crc)
-        return unexpected(error(BatchErrc::crc_mismatch, "record batch CRC-32C mismatch: stored " +
-                                                             std::to_string(h->crc) + ", computed " +
-                                                             std::to_string(actual)));
+        return unexpected(error(BatchErrc::crc_mismatch,
+                                "record batch CRC-32C mismatch: stored " + std::to_string(h->crc) +
+                                    ", computed " + std::to_string(actual)));
     return h;
 }
 
-Expected<std::vector<BatchSummary>, BatchError> validate_batches(std::span<const std::byte> records) {
+Expected<std::vector<BatchSummary>, BatchError> validate_batches(
+    std::span<const std::byte> records) {
     std::vector<BatchSummary> out;
     size_t pos = 0;
-    if (records.empty()) return unexpected(error(BatchErrc::empty, "no record batch in records"));
+    if (records.empty())
+        return unexpected(error(BatchErrc::empty, "no record batch in records"));
     while (pos < records.size()) {
         auto h = check_batch(records.subspan(pos));
         if (!h) {

@@ -8,15 +8,10 @@
 //       12     4  PartitionLeaderEpoch  rewritten by the broker (not CRC-covered)
 //       16     1  Magic                 2
 //       17     4  CRC                   CRC-32C of bytes [21, end of batch)
-//       21     2  Attributes            bits 0-2 codec, 3 timestamp type, 4 transactional, 5 control
-//       23     4  LastOffsetDelta
-//       27     8  BaseTimestamp
-//       35     8  MaxTimestamp
-//       43     8  ProducerId
-//       51     2  ProducerEpoch
-//       53     4  BaseSequence
-//       57     4  RecordsCount
-//       61        records (one compressed block when a codec is set)
+//       21     2  Attributes            bits 0-2 codec, 3 timestamp type, 4 transactional, 5
+//       control 23     4  LastOffsetDelta 27     8  BaseTimestamp 35     8  MaxTimestamp 43     8
+//       ProducerId 51     2  ProducerEpoch 53     4  BaseSequence 57     4  RecordsCount 61 records
+//       (one compressed block when a codec is set)
 //
 // Validation here is per batch, never per record: the broker never decompresses or walks records
 // on the produce path.
@@ -83,14 +78,14 @@ struct BatchSummary {
 };
 
 enum class BatchErrc {
-    truncated,         // fewer bytes than the header or than Length says
-    invalid_length,    // Length too small for a header, or absurd
-    legacy_magic,      // magic 0 or 1: message sets from pre-0.11 clients
-    unknown_magic,     // any other magic
-    crc_mismatch,      // CRC-32C over Attributes..end does not match
-    invalid_count,     // RecordsCount / LastOffsetDelta inconsistent
-    invalid_codec,     // compression codec outside 0..4
-    empty,             // no batch at all
+    truncated,       // fewer bytes than the header or than Length says
+    invalid_length,  // Length too small for a header, or absurd
+    legacy_magic,    // magic 0 or 1: message sets from pre-0.11 clients
+    unknown_magic,   // any other magic
+    crc_mismatch,    // CRC-32C over Attributes..end does not match
+    invalid_count,   // RecordsCount / LastOffsetDelta inconsistent
+    invalid_codec,   // compression codec outside 0..4
+    empty,           // no batch at all
 };
 
 struct BatchError {
@@ -110,7 +105,8 @@ BatchSummary summarize(const BatchHeader& h);
 Expected<BatchHeader, BatchError> check_batch(std::span<const std::byte> bytes);
 
 // Validates every batch in `records`, back to back, which must end exactly at a batch boundary.
-Expected<std::vector<BatchSummary>, BatchError> validate_batches(std::span<const std::byte> records);
+Expected<std::vector<BatchSummary>, BatchError> validate_batches(
+    std::span<const std::byte> records);
 
 // Header-only check used by log recovery and dump-log: like check_batch, with the CRC check
 // optional for callers that only need the framing.

@@ -3,8 +3,8 @@
 // member killed without leaving (a kcat child process, SIGKILL) loses them after its session
 // timeout; committed offsets survive a SIGTERM restart and a kill -9 of the broker, and a new
 // member of the group resumes exactly after them.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
