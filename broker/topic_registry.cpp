@@ -106,6 +106,9 @@ ErrorCode TopicRegistry::remove(const std::string& topic) {
 
 TopicRegistry::CreateResult TopicRegistry::add_partitions(const std::string& topic,
                                                           int32_t new_count, bool validate_only) {
+    if (is_internal(topic))
+        return {ErrorCode::invalid_request, 0,
+                "internal topic " + topic + " is managed by the broker"};
     std::lock_guard lock(mutex_);
     auto it = topics_.find(topic);
     if (it == topics_.end())
@@ -136,6 +139,9 @@ std::optional<TopicOverrides> TopicRegistry::overrides(const std::string& topic)
 TopicRegistry::CreateResult TopicRegistry::set_overrides(const std::string& topic,
                                                          const TopicOverrides& overrides,
                                                          bool validate_only) {
+    if (is_internal(topic))
+        return {ErrorCode::invalid_request, 0,
+                "internal topic " + topic + " is managed by the broker"};
     for (const auto& [name, value] : overrides)
         if (auto reason = invalid_topic_config(name, value))
             return {ErrorCode::invalid_config, 0, *reason};

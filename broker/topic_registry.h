@@ -65,6 +65,9 @@ class TopicRegistry {
     // Kafka's rules: 1 to 249 characters of [a-zA-Z0-9._-], and not "." or "..". A name that
     // passes can never escape the log directory.
     static std::optional<std::string> invalid_topic_reason(std::string_view topic);
+    // Topics whose name starts with "__" (committed offsets) belong to the broker: clients may
+    // read them but not delete, grow or reconfigure them.
+    static bool is_internal(std::string_view topic) { return topic.starts_with("__"); }
 
   private:
     struct Topic {

@@ -14,7 +14,7 @@ asio::awaitable<protocol::DeleteTopicsResponse> handle_delete_topics(
     for (const auto& name : req.topic_names) {
         protocol::DeletableTopicResult r;
         r.name = name;
-        if (name.starts_with("__")) {
+        if (TopicRegistry::is_internal(name)) {
             // Internal topics (committed offsets) belong to the broker.
             r.error_code = protocol::ErrorCode::invalid_request;
         } else {

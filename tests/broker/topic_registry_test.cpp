@@ -54,5 +54,19 @@ TEST(TopicRegistry, CreatesPartitionsAndRebuildsFromDisk) {
     ASSERT_EQ(reopened.list().size(), 1u);
 }
 
+TEST(TopicRegistry, InternalTopicsCannotBeGrownOrReconfigured) {
+    TempDir dir;
+    auto logs = storage::LogManager::open(dir.path, {});
+    ASSERT_TRUE(logs);
+    TopicRegistry topics(**logs);
+    ASSERT_EQ(topics.get_or_create("__consumer_offsets", 1).error, protocol::ErrorCode::none);
+    EXPECT_EQ(topics.add_partitions("__consumer_offsets", 4, false).error,
+              protocol::ErrorCode::invalid_request);
+    EXPECT_EQ(topics.set_overrides("__consumer_offsets", {{"retention.ms", "1"}}, false).error,
+              protocol::ErrorCode::invalid_request);
+    EXPECT_EQ(topics.partition_count("__consumer_offsets"), 1);
+    ASSERT_TRUE((*logs)->close());
+}
+
 }  // namespace
 }  // namespace skiff::broker
