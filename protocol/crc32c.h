@@ -1,7 +1,9 @@
 // CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of Kafka record batch v2.
 // Uses the SSE4.2 crc32 instruction when the CPU has it (checked once at run time), otherwise a
-// portable slicing-by-8 table. Both paths are exposed so tests can check each against the
-// published vectors.
+// portable slicing-by-8 table. The hardware path runs three independent crc32 chains over
+// consecutive blocks of inputs of 768 bytes and more and joins them, about 2.5x the speed of one
+// chain. Both paths are exposed so tests can check each against the published vectors and each
+// other. All functions are pure and safe to call from any thread.
 #pragma once
 
 #include <cstddef>

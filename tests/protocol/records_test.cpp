@@ -1,4 +1,5 @@
-// CRC-32C vectors, record batch validation and the record iterator, including corrupt input.
+// Record batch validation and the record iterator, including corrupt input (CRC-32C itself is
+// tested in crc32c_test.cpp).
 #include <gtest/gtest.h>
 
 #include "protocol/crc32c.h"
@@ -10,44 +11,6 @@
 
 namespace skiff::protocol {
 namespace {
-
-struct CrcVector {
-    std::vector<std::byte> data;
-    uint32_t crc;
-};
-
-std::vector<CrcVector> crc_vectors() {
-    return {
-        {test::bytes_of("123456789"), 0xE3069283u},
-        {std::vector<std::byte>(32, std::byte{0}), 0x8A9136AAu},
-        {std::vector<std::byte>(32, std::byte{0xff}), 0x62A8AB43u},
-        {{}, 0u},
-    };
-}
-
-TEST(Crc32c, PortableKnownVectors) {
-    for (const auto& v : crc_vectors())
-        EXPECT_EQ(crc32c_portable(v.data), v.crc);
-}
-
-TEST(Crc32c, HardwareKnownVectors) {
-    if (!crc32c_hardware_available())
-        GTEST_SKIP() << "no SSE4.2 crc32 instruction";
-    for (const auto& v : crc_vectors())
-        EXPECT_EQ(crc32c_hardware(v.data), v.crc);
-}
-
-TEST(Crc32c, IncrementalAndUnalignedAgree) {
-    std::vector<std::byte> data(1000);
-    for (size_t i = 0; i < data.size(); ++i)
-        data[i] = static_cast<std::byte>(i * 31 + 7);
-    const uint32_t whole = crc32c_portable(data);
-    for (size_t split : {size_t{1}, size_t{3}, size_t{8}, size_t{500}, size_t{999}}) {
-        auto s = std::span(data);
-        EXPECT_EQ(crc32c(s.subspan(split), crc32c(s.first(split))), whole) << split;
-    }
-    EXPECT_EQ(crc32c(data), whole);
-}
 
 std::vector<std::byte> sample_batch() {
     return build_record_batch({100, 1700000000000, 7, 1, 0, 0},
