@@ -1,5 +1,5 @@
-// One client connection. Three coroutines share the connection's strand, so none of them ever
-// runs at the same time as another:
+// One client connection. Three coroutines run on the connection's I/O thread (see
+// io_threads.h), so none of them ever runs at the same time as another:
 //   read loop   reads pipelined request frames into one reusable buffer, handles them one at a
 //               time in arrival order (as Kafka does) and queues each response;
 //   write loop  writes queued responses strictly in order (memory + sendfile ranges);

@@ -2,7 +2,7 @@
 // data available on one of the partitions it reads, or its max_wait_ms runs out.
 //
 // A waiter is a steady_timer owned by the fetching connection and only touched on that
-// connection's strand; notify() may be called from any thread and posts the wake-up onto the
+// connection's I/O thread; notify() may be called from any thread and posts the wake-up onto the
 // waiter's executor, so timers are never used from two threads at once.
 #pragma once
 

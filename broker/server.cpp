@@ -7,7 +7,6 @@
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
-#include <asio/strand.hpp>
 #include <asio/use_awaitable.hpp>
 #include <csignal>
 #include <filesystem>
@@ -37,7 +36,9 @@ std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& confi
 }  // namespace
 
 Server::Server(config::BrokerConfig config)
-    : config_(std::move(config)), tracker_(static_cast<size_t>(config_.max_connections)) {
+    : config_(std::move(config)),
+      tracker_(static_cast<size_t>(config_.max_connections)),
+      io_(config_.num_network_threads) {
     auto logs = open_logs(config_);
     if (!logs->recovered_cleanly() && !logs->partitions().empty())
         spdlog::warn("no clean-shutdown marker in {}: logs were recovered and checked",
@@ -48,7 +49,7 @@ Server::Server(config::BrokerConfig config)
     for (const auto& listener : config_.listeners) {
         auto host = listener.host.empty() ? std::string("0.0.0.0") : listener.host;
         asio::ip::tcp::endpoint endpoint(asio::ip::make_address(host), listener.port);
-        auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_);
+        auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_.main());
         std::error_code ec;
         acceptor->open(endpoint.protocol(), ec);
         if (!ec)
@@ -80,11 +81,11 @@ int Server::run() {
     // sendfile(2) to a socket the client already closed raises SIGPIPE (Asio's own writes use
     // MSG_NOSIGNAL, sendfile has no such flag): a departed client must not kill the broker.
     std::signal(SIGPIPE, SIG_IGN);
-    broker_->groups().start(io_.get_executor());  // session and rebalance timeouts
+    broker_->groups().start(io_.main().get_executor());  // session and rebalance timeouts
     for (auto& acceptor : acceptors_)
-        asio::co_spawn(io_, accept_loop(*acceptor), asio::detached);
+        asio::co_spawn(io_.main(), accept_loop(*acceptor), asio::detached);
 
-    asio::signal_set signals(io_, SIGINT, SIGTERM);
+    asio::signal_set signals(io_.main(), SIGINT, SIGTERM);
     std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec,
                                                                      int signo) {
         if (ec)
@@ -95,20 +96,14 @@ int Server::run() {
         }
         shutting_down_ = true;
         spdlog::info("signal {} received: shutting down", signo);
-        asio::co_spawn(io_, shutdown_gracefully(), asio::detached);
+        asio::co_spawn(io_.main(), shutdown_gracefully(), asio::detached);
         signals.async_wait(on_signal);
     };
     signals.async_wait(on_signal);
 
     maintenance_ = std::thread([this] { maintenance_loop(); });
 
-    const int threads = std::max(1, config_.num_network_threads);
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i)
-        pool.emplace_back([this] { io_.run(); });
     io_.run();
-    for (auto& t : pool)
-        t.join();
 
     stop_maintenance();
     auto closed = broker_->logs().close();
@@ -122,8 +117,9 @@ int Server::run() {
 
 asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {
     for (;;) {
-        // Each connection gets its own strand: its coroutines never run concurrently.
-        auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(io_), use_tuple);
+        // The connection lives on one I/O thread's context: its coroutines never run
+        // concurrently and never migrate between threads.
+        auto [ec, socket] = co_await acceptor.async_accept(io_.next_for_connection(), use_tuple);
         if (ec) {
             if (ec == asio::error::operation_aborted || !acceptor.is_open())
                 co_return;
@@ -147,7 +143,7 @@ asio::awaitable<void> Server::shutdown_gracefully() {
         acceptor->close(ec);
     }
     tracker_.shutdown_all();
-    asio::steady_timer timer(io_);
+    asio::steady_timer timer(io_.main());
     const auto deadline = std::chrono::steady_clock::now() + kShutdownGrace;
     while (tracker_.count() > 0 && std::chrono::steady_clock::now() < deadline) {
         timer.expires_after(std::chrono::milliseconds(20));

@@ -1,10 +1,9 @@
 // The skiff server: opens the log directory, listens, accepts connections and runs them on a
-// pool of I/O threads, runs retention and flushing in a maintenance thread, and shuts down
-// gracefully on SIGINT/SIGTERM (a second signal exits at once).
+// pool of I/O threads (connections pinned to one each), runs retention and flushing in a
+// maintenance thread, and shuts down gracefully on SIGINT/SIGTERM (a second signal exits at once).
 #pragma once
 
 #include <asio/awaitable.hpp>
-#include <asio/io_context.hpp>
 #include <asio/ip/tcp.hpp>
 #include <condition_variable>
 #include <memory>
@@ -14,6 +13,7 @@
 
 #include "broker/broker.h"
 #include "broker/connection_tracker.h"
+#include "broker/io_threads.h"
 #include "broker/request_router.h"
 #include "config/broker_config.h"
 
@@ -35,13 +35,13 @@ class Server {
     void maintenance_loop();
     void stop_maintenance();
 
-    // Declaration order is destruction order in reverse: the io_context goes before the state
-    // its pending connections refer to, and the acceptors before the io_context.
+    // Declaration order is destruction order in reverse: the io_contexts go before the state
+    // their pending connections refer to, and the acceptors before the io_contexts.
     config::BrokerConfig config_;
     std::unique_ptr<Broker> broker_;
     RequestRouter router_;
     ConnectionTracker tracker_;
-    asio::io_context io_;
+    IoThreads io_;
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;
 
     std::thread maintenance_;

@@ -6,7 +6,7 @@
 // the leader's) hand in a callback; it is called exactly once, possibly right away, possibly
 // later from another member's request or from tick(). Callbacks run after the coordinator's
 // lock is released and must only post work elsewhere (the handlers post to the waiting
-// connection's strand), never block.
+// connection's I/O thread), never block.
 //
 // Time: deadlines (session timeouts, the end of a join phase, pending member ids, the initial
 // rebalance delay) are checked by tick(), which start() runs every kTickMs on the io_context;

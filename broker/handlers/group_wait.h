@@ -1,9 +1,9 @@
 // Suspends a group handler until the GroupCoordinator calls back (a JoinGroup waiting for the
 // join phase to end, a SyncGroup waiting for the leader's assignment) without blocking a thread.
 //
-// The waiting coroutine parks on a steady_timer of its connection's strand, used as a condition
-// variable: the coordinator's callback (any thread) posts the result onto that strand and
-// cancels the timer there, so the timer and the result are only touched on the strand. `limit`
+// The waiting coroutine parks on a steady_timer of its connection's I/O thread, used as a condition
+// variable: the coordinator's callback (any thread) posts the result onto that thread and
+// cancels the timer there, so the timer and the result are only touched there. `limit`
 // is a safety net only; the coordinator always answers by the end of the rebalance.
 #pragma once
 
