@@ -76,6 +76,10 @@ void Connection::start() {
     std::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
     socket_.native_non_blocking(true, ec);  // sendfile(2) must never block an I/O thread
+    if (int bytes = broker_.config().socket_send_buffer_bytes; bytes > 0)
+        socket_.set_option(asio::socket_base::send_buffer_size(bytes), ec);
+    if (int bytes = broker_.config().socket_receive_buffer_bytes; bytes > 0)
+        socket_.set_option(asio::socket_base::receive_buffer_size(bytes), ec);
     auto self = shared_from_this();
     auto ex = socket_.get_executor();
     asio::co_spawn(ex, read_loop(),

@@ -47,6 +47,8 @@ struct BrokerConfig {
     int64_t log_flush_interval_ms = INT64_MAX;  // INT64_MAX: never flush on a timer
     int32_t message_max_bytes = 1048588;
     int32_t socket_request_max_bytes = 104857600;
+    int32_t socket_send_buffer_bytes = -1;     // -1: the OS default (autotuned)
+    int32_t socket_receive_buffer_bytes = -1;  // -1: the OS default (autotuned)
     int32_t num_network_threads = 3;  // the broker's I/O threads
     int32_t max_connections = INT32_MAX;
     int64_t connections_max_idle_ms = 600000;
