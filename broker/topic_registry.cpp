@@ -168,7 +168,8 @@ std::optional<int64_t> TopicRegistry::max_message_bytes(const std::string& topic
     auto it = topics_.find(topic);
     if (it == topics_.end())
         return std::nullopt;
-    auto found = it->second.overrides.find("max.message.bytes");
+    static const std::string kKey = "max.message.bytes";  // looked up on every produce
+    auto found = it->second.overrides.find(kKey);
     if (found == it->second.overrides.end())
         return std::nullopt;
     int64_t v = 0;

@@ -125,9 +125,9 @@ Expected<BatchHeader, BatchError> check_batch(std::span<const std::byte> bytes) 
     return h;
 }
 
-Expected<std::vector<BatchSummary>, BatchError> validate_batches(
-    std::span<const std::byte> records) {
-    std::vector<BatchSummary> out;
+Expected<void, BatchError> validate_batches(std::span<const std::byte> records,
+                                            std::vector<BatchSummary>& out) {
+    out.clear();
     size_t pos = 0;
     if (records.empty())
         return unexpected(error(BatchErrc::empty, "no record batch in records"));
@@ -141,6 +141,14 @@ Expected<std::vector<BatchSummary>, BatchError> validate_batches(
         out.push_back(summarize(*h));
         pos += h->size_bytes();
     }
+    return {};
+}
+
+Expected<std::vector<BatchSummary>, BatchError> validate_batches(
+    std::span<const std::byte> records) {
+    std::vector<BatchSummary> out;
+    if (auto ok = validate_batches(records, out); !ok)
+        return unexpected(std::move(ok.error()));
     return out;
 }
 

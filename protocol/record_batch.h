@@ -107,6 +107,10 @@ Expected<BatchHeader, BatchError> check_batch(std::span<const std::byte> bytes);
 // Validates every batch in `records`, back to back, which must end exactly at a batch boundary.
 Expected<std::vector<BatchSummary>, BatchError> validate_batches(
     std::span<const std::byte> records);
+// The same, filling `out` (cleared first) so a caller on the produce path can reuse its
+// capacity instead of allocating a vector per request.
+Expected<void, BatchError> validate_batches(std::span<const std::byte> records,
+                                            std::vector<BatchSummary>& out);
 
 // Header-only check used by log recovery and dump-log: like check_batch, with the CRC check
 // optional for callers that only need the framing.

@@ -35,9 +35,9 @@ LogFile::~LogFile() {
     ::close(fd_);
 }
 
-Expected<void, StorageError> LogFile::write_at(int64_t position, std::span<const iovec> iov,
+Expected<void, StorageError> LogFile::write_at(int64_t position, std::span<iovec> iov,
                                                const FaultInjector* faults) {
-    std::vector<iovec> pending(iov.begin(), iov.end());
+    std::span<iovec> pending = iov;
     size_t first = 0;
     int64_t total = 0;
     for (const iovec& v : iov)

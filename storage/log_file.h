@@ -38,9 +38,10 @@ class LogFile {
     int fd() const { return fd_; }
     const std::filesystem::path& path() const { return path_; }
 
-    // Writes every byte of `iov` at `position`, retrying short writes. On failure the file may
-    // hold part of the data; the caller truncates it back.
-    Expected<void, StorageError> write_at(int64_t position, std::span<const iovec> iov,
+    // Writes every byte of `iov` at `position`, retrying short writes. `iov` is scratch: short
+    // writes advance its entries in place. On failure the file may hold part of the data; the
+    // caller truncates it back.
+    Expected<void, StorageError> write_at(int64_t position, std::span<iovec> iov,
                                           const FaultInjector* faults);
     // Reads exactly out.size() bytes at `position`; a short file is a `corrupt` error.
     Expected<void, StorageError> read_at(int64_t position, std::span<std::byte> out) const;

@@ -95,10 +95,13 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
                          log_->path().string() + " is sealed; appends go to the active segment"});
     const int64_t start = size_bytes();
     // Build the iovecs: a rewritten 16-byte prefix per batch from a local buffer, then the rest
-    // of the caller's bytes untouched.
-    std::vector<std::array<std::byte, kRewrittenPrefix>> prefixes(summaries.size());
-    std::vector<iovec> iov;
-    iov.reserve(summaries.size() * 2);
+    // of the caller's bytes untouched. The buffers are per thread and keep their capacity, so a
+    // steady stream of appends allocates nothing here (append never runs concurrently with
+    // itself on one thread).
+    thread_local std::vector<std::array<std::byte, kRewrittenPrefix>> prefixes;
+    thread_local std::vector<iovec> iov;
+    prefixes.resize(summaries.size());
+    iov.clear();
     size_t at = 0;
     int64_t offset = base_offset;
     for (size_t i = 0; i < summaries.size(); ++i) {
