@@ -114,6 +114,11 @@ def build_rows(runs, limits):
         p = pick(runs, "peer", "latency", key)
         ratio_row(f"produce latency {name} (acks=all, 1 in flight, 100 B)", "µs", s, p,
                   hi=1.5 if key == "p99_us" else None)
+    for key, name in [("p50_us", "p50"), ("p99_us", "p99"), ("max_us", "max")]:
+        s = pick(runs, "skiff-tmpfs", "latency", key)
+        if s is not None:  # diagnostic: the same run with skiff's data on tmpfs, no target
+            p = pick(runs, "peer", "latency", key)
+            ratio_row(f"produce latency {name}, skiff's data on tmpfs (diagnostic)", "µs", s, p)
     for acks in ["1", "all"]:
         for size in SIZES:
             s = pick(runs, "skiff", "produce", "cpu_s_per_gb", size, acks)
@@ -244,7 +249,10 @@ def main():
         f"partition, so the consumed data is sized within that**, and both brokers serve the same "
         f"bytes from memory (skiff: page cache, sendfile).",
         "- Latency: acks=all, linger.ms=0, one message in flight (wait for each delivery report), "
-        "100-byte values; measured by the client from produce() to its delivery report.",
+        "100-byte values; measured by the client from produce() to its delivery report. "
+        "The rows marked diagnostic repeat skiff's run with its data directory on tmpfs "
+        "(/dev/shm), to separate the broker's latency from the file system's; they have no "
+        "target.",
         "- skiff restarts with an empty data directory before each of its produce runs: "
         "sustained writes of several GB slow every file write on this machine to the disk's "
         "write-back speed (see the analysis below), which would measure the disk, not the broker. "

@@ -52,6 +52,9 @@ fi
 
 # --- brokers ---------------------------------------------------------------------------------
 tmp=$(mktemp -d /tmp/skiff-bench.XXXXXX)
+# A tmpfs directory for the diagnostic latency run (skiff without a file system under it).
+shm_tmp=''
+[ -d /dev/shm ] && [ -w /dev/shm ] && shm_tmp=$(mktemp -d /dev/shm/skiff-bench.XXXXXX)
 skiff_pid='' peer_pid=''
 cleanup() {
   for p in $skiff_pid $peer_pid; do kill -TERM "$p" 2>/dev/null || true; done
@@ -59,7 +62,7 @@ cleanup() {
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$p" 2>/dev/null || true
   done
-  rm -rf "$tmp"
+  rm -rf "$tmp" "$shm_tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -76,18 +79,21 @@ done
 # dirty in the page cache, new file writes slow to the disk's write-back speed (measured: the
 # page-cache write limit fell from ~3 GB/s to ~0.3 GB/s after the first GB); without restarts
 # every produce run after the first would measure the disk of the machine, not the broker.
+# start_skiff [DATA_DIR] (default: under $tmp, on the disk skiff normally writes to).
 skiff_gen=0
+skiff_data=''
 start_skiff() {
   if [ -n "$skiff_pid" ]; then
     kill -TERM "$skiff_pid" 2>/dev/null || true
     for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$skiff_pid" 2>/dev/null || true
     wait "$skiff_pid" 2>/dev/null || true
-    rm -rf "$tmp/skiff-data"
+    rm -rf "$skiff_data"
   fi
+  skiff_data=${1:-$tmp/skiff-data}
   skiff_gen=$((skiff_gen + 1))
   local log_file=$tmp/skiff-$skiff_gen.log
-  "$skiff_bin" --override "log.dirs=$tmp/skiff-data" --override listeners=PLAINTEXT://127.0.0.1:0 \
+  "$skiff_bin" --override "log.dirs=$skiff_data" --override listeners=PLAINTEXT://127.0.0.1:0 \
     >"$log_file" 2>&1 &
   skiff_pid=$!
   skiff_addr=''
@@ -123,7 +129,7 @@ bench() { # broker round workload size acks args...
   local broker=$1 round=$2 workload=$3 size=$4 acks=$5
   shift 5
   local addr=$skiff_addr pid=$skiff_pid
-  [ "$broker" = peer ] && addr=$peer_addr pid=$peer_pid
+  [ "$broker" = peer ] && addr=$peer_addr pid=$peer_pid  # skiff-tmpfs: skiff on tmpfs
   local line
   local command=$workload
   [ "$workload" = fill ] && command=produce
@@ -166,6 +172,13 @@ for r in $(seq "$rounds"); do
   done
   echo "rss round=$r broker=skiff kib=$(awk '/^VmRSS:/ {print $2}' "/proc/$skiff_pid/status")" \
     >>"$raw"
+  # Diagnostic, not a target: the same latency run with skiff's data on tmpfs, which separates
+  # the broker's own latency from the file system's (ext4 writes and write-back) under it.
+  if [ -n "$shm_tmp" ]; then
+    start_skiff "$shm_tmp/skiff-data"
+    bench skiff-tmpfs "$r" latency 100 all --topic "lat-r$r" --size 100 \
+      --count "$latency_count" --seconds "$latency_s"
+  fi
 done
 elapsed=$(($(date +%s) - started))
 
