@@ -123,6 +123,13 @@ Expected<void, StorageError> LogFile::truncate(int64_t size) {
     return {};
 }
 
+bool LogFile::reserve(int64_t position, int64_t length) {
+    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, position, length) == 0)
+        return true;
+    // ENOSPC and the like are left to the write itself, which reports them properly.
+    return errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL;
+}
+
 Expected<void, StorageError> LogFile::sync() {
     if (::fdatasync(fd_) != 0)
         return unexpected(errno_error(errno, "fsync " + path_.string()));

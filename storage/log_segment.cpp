@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -116,10 +117,23 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
         at += s.size_bytes;
         offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
+    // Reserve the blocks this write lands in, and some ahead, in steps of kReserveStep: the
+    // file size stays exact (nothing changes for readers or recovery), the write skips ext4's
+    // per-page delayed allocation, and at most one step of unused space is held per active
+    // segment until it is sealed.
+    constexpr int64_t kReserveStep = 1 << 20;
+    const auto end = start + static_cast<int64_t>(batches.size());
+    if (reserve_blocks_ && end > reserved_end_) {
+        const int64_t from = std::max(start, reserved_end_);
+        const int64_t to = (end / kReserveStep + 1) * kReserveStep;
+        reserve_blocks_ = log_->reserve(from, to - from);
+        reserved_end_ = to;
+    }
     auto written = log_->write_at(start, iov, config.fault_injector.get());
     if (!written) {
         // Leave the log exactly as before: nothing partial visible or left on disk.
-        (void)log_->truncate(start);
+        (void)log_->truncate(start);  // also releases the reserved blocks
+        reserved_end_ = start;
         return written;
     }
     // Index entries only once the bytes are in the file.
@@ -240,6 +254,13 @@ Expected<void, StorageError> LogSegment::seal() {
     auto b = time_index_->file().trim();
     if (!b)
         return b;
+    // Truncating to the current size frees the blocks reserved past it (ext4 frees blocks past
+    // the end on every truncate, even one that does not change the size; tested in
+    // tests/storage).
+    auto c = log_->truncate(size_bytes());
+    if (!c)
+        return c;
+    reserved_end_ = size_bytes();
     sealed_ = true;
     return {};
 }

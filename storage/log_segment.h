@@ -93,7 +93,8 @@ class LogSegment {
                                                                              int64_t limit) const;
     FileSlice slice(int64_t position, int64_t length) const;
 
-    // Seals the segment: final time index entry, indexes trimmed to their entries.
+    // Seals the segment: final time index entry, indexes trimmed to their entries, disk blocks
+    // reserved past the end of the .log released.
     Expected<void, StorageError> seal();
     Expected<void, StorageError> flush();
     // Unlinks the three files; open FileSlices keep the data readable.
@@ -130,6 +131,9 @@ class LogSegment {
     int64_t bytes_since_last_index_entry_ = 0;
     std::optional<int64_t> rolling_base_ms_;  // when the first batch was appended
     bool sealed_ = false;
+    // Disk blocks are reserved ahead of the end of an active segment up to here (see append).
+    int64_t reserved_end_ = 0;
+    bool reserve_blocks_ = true;  // false once the file system has refused a reservation
 };
 
 }  // namespace skiff::storage
