@@ -19,7 +19,7 @@ mode=full
 build=${BENCH_BUILD_DIR:-$root/build-bench}
 
 if [ "$mode" = full ]; then
-  rounds=5 produce_s=3 produce_max=400000000 consume_s=2 latency_count=2000 latency_s=5
+  rounds=7 produce_s=3 produce_max=400000000 consume_s=2 latency_count=2000 latency_s=5
   pagecache_mib=512 loopback_s=1 out_dir=$root/tests/bench
 else
   rounds=3 produce_s=0.4 produce_max=40000000 consume_s=0.4 latency_count=200 latency_s=1
