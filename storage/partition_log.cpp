@@ -80,8 +80,10 @@ Expected<void, StorageError> PartitionLog::roll(int64_t now_ms) {
 Expected<AppendResult, StorageError> PartitionLog::append(
     std::span<const std::byte> batches, std::span<const protocol::BatchSummary> summaries) {
     std::lock_guard lock(append_mutex_);
+    // A closed log belongs to a topic being deleted (or to a broker stopping): for the client
+    // that is an unknown partition, which it retries after refreshing metadata, not a disk error.
     if (closed_)
-        return unexpected(StorageError{StorageErrc::io_error, dir_.string() + " is closed"});
+        return unexpected(StorageError{StorageErrc::not_found, dir_.string() + " is closed"});
     if (summaries.empty())
         return unexpected(StorageError{StorageErrc::invalid_argument, "no batch to append"});
     // Cheap consistency of bytes and summaries; the batches themselves were validated.

@@ -64,7 +64,8 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     auto appended = log->append(*records, summaries);
     if (!appended) {
         if (appended.error().code == storage::StorageErrc::out_of_order_sequence ||
-            appended.error().code == storage::StorageErrc::invalid_producer_epoch)
+            appended.error().code == storage::StorageErrc::invalid_producer_epoch ||
+            appended.error().code == storage::StorageErrc::not_found)  // deleted meanwhile
             spdlog::warn("refused produce to {}-{} from {}: {}", topic, partition, ctx.peer,
                          appended.error().message);
         else

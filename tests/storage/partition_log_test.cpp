@@ -182,6 +182,24 @@ TEST(PartitionLogTest, ActiveIndexesArePreallocatedAndTrimmedWhenSealed) {
     EXPECT_EQ(fs::file_size(dir.path() / segment_file_name(13, kIndexSuffix)), 6u * 8);
 }
 
+// A produce that races DeleteTopics finds the partition's log closed: that is "not found"
+// (UNKNOWN_TOPIC_OR_PARTITION for the client, which retries), not a disk error, and nothing is
+// written.
+TEST(PartitionLogTest, AppendToAClosedLogIsNotFound) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 100));
+    ASSERT_TRUE(log);
+    append_batch(**log, 1, 150);
+    ASSERT_TRUE((*log)->close());
+    auto batch = test::make_batch(1, 150);
+    auto summaries = protocol::validate_batches(batch);
+    ASSERT_TRUE(summaries);
+    auto r = (*log)->append(batch, *summaries);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, StorageErrc::not_found);
+    EXPECT_EQ(fs::file_size(dir.path() / segment_file_name(0, kLogSuffix)), 150u);
+}
+
 TEST(PartitionLogTest, FailedWriteLeavesTheLogUnchanged) {
     TempDir dir;
     auto faults = std::make_shared<FaultInjector>();
