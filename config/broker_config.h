@@ -54,6 +54,7 @@ struct BrokerConfig {
     int64_t connections_max_idle_ms = 600000;
     int64_t group_initial_rebalance_delay_ms = 3000;
     int64_t offsets_retention_minutes = 10080;
+    int32_t offset_metadata_max_bytes = 4096;
 
     bool operator==(const BrokerConfig&) const = default;
 };

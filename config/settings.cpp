@@ -145,6 +145,11 @@ std::vector<SettingDescriptor> make_table() {
          .default_value = "10080",
          .doc = "Time committed offsets of an empty group are kept.",
          .member = &BC::offsets_retention_minutes, .min = 1},
+        {.key = "offset.metadata.max.bytes",
+         .default_value = "4096",
+         .doc = "Longest metadata string an offset commit may carry "
+                "(OFFSET_METADATA_TOO_LARGE above it).",
+         .member = &BC::offset_metadata_max_bytes, .min = 0},
         {.key = "log.cleanup.policy",
          .default_value = "delete",
          .doc = "What happens to old segments; skiff supports delete only.",

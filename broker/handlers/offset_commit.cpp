@@ -6,12 +6,6 @@
 #include "storage/log_config.h"
 
 namespace skiff::broker {
-namespace {
-
-// Kafka's offset.metadata.max.bytes default.
-constexpr size_t kMaxMetadataBytes = 4096;
-
-}  // namespace
 
 // The response is built only after the commit was appended to the internal offsets log, so an
 // acknowledged commit survives a crash of the broker process.
@@ -23,6 +17,7 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
     const ErrorCode group_error = groups.validate_commit(req.group_id, req.generation_id,
                                                          req.member_id, req.group_instance_id);
     const int64_t now = storage::wall_clock_ms();
+    const auto max_metadata = static_cast<size_t>(broker.config().offset_metadata_max_bytes);
     group::GroupOffsets accepted;
     protocol::OffsetCommitResponse resp;
     for (const auto& topic : req.topics) {
@@ -36,7 +31,7 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
             if (r.error_code == ErrorCode::none) {
                 if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions)
                     r.error_code = ErrorCode::unknown_topic_or_partition;
-                else if (p.committed_metadata && p.committed_metadata->size() > kMaxMetadataBytes)
+                else if (p.committed_metadata && p.committed_metadata->size() > max_metadata)
                     r.error_code = ErrorCode::offset_metadata_too_large;
             }
             if (r.error_code == ErrorCode::none) {

@@ -19,6 +19,7 @@ import skiff_harness  # noqa: E402
 from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
 from kafka import KafkaConsumer, TopicPartition as KpTopicPartition  # noqa: E402
 from kafka.structs import OffsetAndMetadata  # noqa: E402
+import kafka.errors  # noqa: E402
 
 PARTITIONS = 4
 OVERRIDES = {"num.partitions": PARTITIONS, "group.initial.rebalance.delay.ms": 0}
@@ -135,6 +136,37 @@ class GroupsTest(unittest.TestCase):
         self.assertEqual(set(seen), expected(130), "gap after resuming")
         self.assertIn("group ck-group: rebalanced to generation", self.broker.log_text())
 
+
+
+class OffsetMetadataLimitTest(unittest.TestCase):
+    """offset.metadata.max.bytes: a longer metadata string is refused with
+    OFFSET_METADATA_TOO_LARGE and the previous commit stays; one at the limit is kept."""
+
+    def setUp(self):
+        self.broker = skiff_harness.Broker(dict(OVERRIDES, **{"offset.metadata.max.bytes": 100}),
+                                           name="metadata-limit broker")
+        self.broker.start()
+
+    def tearDown(self):
+        try:
+            if self.broker.alive():
+                self.broker.stop()
+        finally:
+            self.broker.cleanup()
+
+    def test_metadata_over_the_limit_is_refused_and_the_last_commit_stays(self):
+        topic, group = "kp-meta-limit", "kp-meta-group"
+        produce(self.broker.bootstrap, topic, 0, 8)
+        c = KafkaConsumer(bootstrap_servers=self.broker.bootstrap, group_id=group,
+                          enable_auto_commit=False)
+        tp = KpTopicPartition(topic, 0)
+        c.assign([tp])
+        c.commit({tp: OffsetAndMetadata(1, "m" * 100)})
+        self.assertEqual(c.committed(tp), 1)
+        with self.assertRaises(kafka.errors.OffsetMetadataTooLargeError):
+            c.commit({tp: OffsetAndMetadata(2, "m" * 101)})
+        self.assertEqual(c.committed(tp), 1)
+        c.close()
 
 if __name__ == "__main__":
     skiff_harness.run_tests()
