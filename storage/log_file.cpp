@@ -144,7 +144,7 @@ Expected<std::span<const std::byte>, StorageError> BatchScanner::fill(int64_t le
     int64_t have_from = position_ - buffer_position_;
     if (have_from >= 0 && have_from + length <= static_cast<int64_t>(buffer_.size()))
         return std::span<const std::byte>(buffer_.data() + have_from, static_cast<size_t>(length));
-    int64_t want = std::min(std::max(length, kChunk), end_ - position_);
+    int64_t want = std::min(read_ahead_ ? std::max(length, kChunk) : length, end_ - position_);
     buffer_.resize(static_cast<size_t>(want));
     buffer_position_ = position_;
     auto r = file_.read_at(position_, buffer_);
@@ -179,6 +179,9 @@ Expected<BatchScanner::Step, StorageError> BatchScanner::next(bool with_body) {
     Batch b;
     b.position = position_;
     b.header = h;
+    // A batch of a quarter chunk or more: the next header is unlikely to be in the next chunk.
+    constexpr int64_t kLargeBatch = 16 * 1024;
+    read_ahead_ = static_cast<int64_t>(h.size_bytes()) < kLargeBatch;
     if (with_body) {
         auto body = fill(static_cast<int64_t>(h.size_bytes()));
         if (!body)

@@ -61,8 +61,11 @@ class LogFile {
     std::filesystem::path path_;
 };
 
-// Walks the batches of a .log file in [position, end). Reads in 64 KiB chunks, so scanning many
-// small batches costs few system calls.
+// Walks the batches of a .log file in [position, end). Reads the first header alone, then 64 KiB
+// chunks while batches are small, so scanning many small batches costs few system calls; after
+// a large batch, reads only the header of the next one, since a chunk would be mostly body
+// bytes that a header-only scan skips (a fetch locating its start in 1 MiB batches read 64 KiB per
+// batch: 7-9 % of the broker's CPU while consuming).
 class BatchScanner {
   public:
     BatchScanner(const LogFile& file, int64_t position, int64_t end);
@@ -91,6 +94,7 @@ class BatchScanner {
     int64_t end_;
     std::vector<std::byte> buffer_;
     int64_t buffer_position_ = 0;  // file position of buffer_[0]
+    bool read_ahead_ = false;      // read whole chunks: the last batch seen was small
 };
 
 }  // namespace skiff::storage
