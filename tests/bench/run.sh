@@ -112,7 +112,9 @@ start_skiff() {
 peer_pid=$!
 start_skiff
 peer_addr=''
-for _ in $(seq 200); do
+# The mock takes about a quarter of a second per topic it creates (17 s for the 70 topics of a
+# full run), so wait up to two minutes.
+for _ in $(seq 1200); do
   peer_addr=$(head -1 "$tmp/peer.out" | tr -d '\r\n') || true
   [ -n "$peer_addr" ] && break
   kill -0 "$peer_pid" 2>/dev/null || { cat "$tmp/peer.err" >&2; log "mock_peer exited"; exit 1; }
