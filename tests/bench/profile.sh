@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Profiles skiff during one benchmark workload and prints where its CPU time goes.
 #
-#   tests/bench/profile.sh produce-100|produce-1k|produce-64k|consume-100|consume-64k [OUT_DIR]
+#   tests/bench/profile.sh produce-100|produce-1k|produce-64k|consume-100|consume-64k|latency
+#                          [OUT_DIR]
 #
 # Uses the Release build of tests/bench/run.sh (build-bench/ or $BENCH_BUILD_DIR; run that once
 # first). Starts skiff with a temporary data directory, runs the workload with bench_client
@@ -12,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-workload=${1:?usage: profile.sh produce-100|produce-1k|produce-64k|consume-100|consume-64k}
+workload=${1:?usage: profile.sh produce-100|produce-1k|produce-64k|consume-100|consume-64k|latency}
 out=${2:-$(mktemp -d /tmp/skiff-profile.XXXXXX)}
 mkdir -p "$out"
 client=$build/tests/bench/bench_client
@@ -21,7 +22,7 @@ command -v perf >/dev/null || { echo "profile.sh: perf not found (apt-get instal
 
 case $workload in
   produce-100) size=100 ;; produce-1k) size=1024 ;; produce-64k) size=65536 ;;
-  consume-100) size=100 ;; consume-64k) size=65536 ;;
+  consume-100) size=100 ;; consume-64k) size=65536 ;; latency) size=100 ;;
   *) echo "profile.sh: unknown workload $workload" >&2; exit 1 ;;
 esac
 
@@ -48,7 +49,9 @@ fi
 perf record -g -p "$pid" -o "$out/perf.data" -- sleep 3 2>"$out/perf.log" &
 perf_pid=$!
 sleep 0.2
-if [ "${workload%%-*}" = consume ]; then
+if [ "$workload" = latency ]; then  # acks=all, one message in flight, as run.sh does
+  "$client" latency --bootstrap "$addr" --topic $topic --size $size --count 3000 --seconds 3
+elif [ "${workload%%-*}" = consume ]; then
   "$client" consume --bootstrap "$addr" --broker-pid "$pid" --topic $topic \
     --pass-bytes 4194304 --max-bytes 100000000000 --seconds 3
 else
@@ -65,7 +68,7 @@ perf report -i "$out/perf.data" --children --sort sym -g none --stdio 2>/dev/nul
           "ext4_da_write_begin|  of which ext4 block mapping and buffer heads|" \
           "crc32c_hardware|CRC-32C of produced batches|do_sendfile|sendfile of fetched record bytes|" \
           "handle_softirqs|loopback TCP processing in softirq (includes the peer side)|" \
-          "__sys_sendto|response writes (send)|__x64_sys_epoll_wait|epoll_wait|" \
+          "__sys_sendto|response writes (send)|sock_def_readable|  waking the reading client (any path)|__x64_sys_epoll_wait|epoll_wait|" \
           "finish_task_switch.isra.0|context switches", a, "|")
     for (i = 1; i < length(a); i += 2) { label[a[i]] = a[i + 1]; order[(i + 1) / 2] = a[i] }
     n = length(a) / 2
