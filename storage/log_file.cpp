@@ -37,7 +37,6 @@ LogFile::~LogFile() {
 
 Expected<void, StorageError> LogFile::write_at(int64_t position, std::span<iovec> iov,
                                                const FaultInjector* faults) {
-    std::span<iovec> pending = iov;
     size_t first = 0;
     int64_t total = 0;
     for (const iovec& v : iov)
@@ -53,17 +52,17 @@ Expected<void, StorageError> LogFile::write_at(int64_t position, std::span<iovec
         }
     }
     int64_t written = 0;
-    while (first < pending.size()) {
+    while (first < iov.size()) {
         if (fail_after >= 0 && written >= fail_after)
             return unexpected(errno_error(fail_errno, "write " + path_.string()));
-        size_t count = std::min<size_t>(pending.size() - first, IOV_MAX);
+        size_t count = std::min<size_t>(iov.size() - first, IOV_MAX);
         // Only for the injected partial write: cut the vector so exactly fail_after bytes land.
         std::vector<iovec> limited;
-        const iovec* vec = pending.data() + first;
+        const iovec* vec = iov.data() + first;
         if (fail_after >= 0) {
             int64_t budget = fail_after - written;
             for (size_t i = 0; i < count && budget > 0; ++i) {
-                iovec v = pending[first + i];
+                iovec v = iov[first + i];
                 v.iov_len = std::min<size_t>(v.iov_len, static_cast<size_t>(budget));
                 budget -= static_cast<int64_t>(v.iov_len);
                 limited.push_back(v);
@@ -79,13 +78,13 @@ Expected<void, StorageError> LogFile::write_at(int64_t position, std::span<iovec
         }
         written += n;
         auto left = static_cast<size_t>(n);
-        while (first < pending.size() && left >= pending[first].iov_len) {
-            left -= pending[first].iov_len;
+        while (first < iov.size() && left >= iov[first].iov_len) {
+            left -= iov[first].iov_len;
             ++first;
         }
         if (left > 0) {
-            pending[first].iov_base = static_cast<char*>(pending[first].iov_base) + left;
-            pending[first].iov_len -= left;
+            iov[first].iov_base = static_cast<char*>(iov[first].iov_base) + left;
+            iov[first].iov_len -= left;
         }
     }
     return {};

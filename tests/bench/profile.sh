@@ -31,15 +31,8 @@ data=$(mktemp -d /tmp/skiff-profile-data.XXXXXX)
   >"$out/skiff.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$data"' EXIT
-addr=''
-for _ in $(seq 100); do
-  addr=$(grep -o 'listening on 127\.0\.0\.1:[0-9]*' "$out/skiff.log" 2>/dev/null \
-    | sed 's/.* on //') || true
-  [ -n "$addr" ] && break
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.05
-done
-[ -n "$addr" ] || { cat "$out/skiff.log" >&2; exit 1; }
+. "$root/tests/bench/skiff_address.sh"
+addr=$(skiff_address "$out/skiff.log" "$pid") || exit 1
 
 topic=profile
 if [ "${workload%%-*}" = consume ]; then  # 4 MiB of values, read in passes as run.sh does

@@ -29,6 +29,7 @@ fi
 consume_bytes=$((4 * 1024 * 1024))
 sizes=(100 1024 65536)
 
+. "$root/tests/bench/skiff_address.sh"
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 # --- build -----------------------------------------------------------------------------------
@@ -96,16 +97,7 @@ start_skiff() {
   "$skiff_bin" --override "log.dirs=$skiff_data" --override listeners=PLAINTEXT://127.0.0.1:0 \
     >"$log_file" 2>&1 &
   skiff_pid=$!
-  skiff_addr=''
-  for _ in $(seq 200); do
-    skiff_addr=$(grep -o 'skiff listening on 127\.0\.0\.1:[0-9]*' "$log_file" 2>/dev/null \
-      | head -1 | sed 's/.* on //') || true
-    [ -n "$skiff_addr" ] && return 0
-    kill -0 "$skiff_pid" 2>/dev/null || { cat "$log_file" >&2; log "skiff exited"; exit 1; }
-    sleep 0.05
-  done
-  log "skiff did not start"
-  exit 1
+  skiff_addr=$(skiff_address "$log_file" "$skiff_pid") || exit 1
 }
 
 "$build/tests/bench/mock_peer" "${topics[@]}" >"$tmp/peer.out" 2>"$tmp/peer.err" &
