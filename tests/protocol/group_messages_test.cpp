@@ -11,15 +11,8 @@
 namespace skiff::protocol {
 namespace {
 
+using test::for_each_version;
 using test::round_trip;
-
-template <class F>
-void for_each_version(ApiKey key, F f) {
-    const ApiSupport* api = find_api(key);
-    ASSERT_NE(api, nullptr);
-    for (int16_t v = api->min_version; v <= api->max_version; ++v)
-        f(v);
-}
 
 std::vector<std::byte> bytes_of(std::string_view s) {
     std::vector<std::byte> out;

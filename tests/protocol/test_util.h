@@ -34,6 +34,15 @@ inline std::vector<std::byte> memory_of(const OutBuffer& out) {
     return {out.bytes().begin(), out.bytes().end()};
 }
 
+// Calls f(version) for every version of `key` that skiff supports (from protocol/api_table).
+template <class F>
+void for_each_version(ApiKey key, F f) {
+    const ApiSupport* api = find_api(key);
+    ASSERT_NE(api, nullptr);
+    for (int16_t v = api->min_version; v <= api->max_version; ++v)
+        f(v);
+}
+
 // Encode a populated message, decode it, check the fields of that version, re-encode to the same
 // bytes, and require every truncated prefix and one extra byte to fail cleanly.
 template <class Msg, class Check>
