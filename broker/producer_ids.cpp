@@ -46,7 +46,7 @@ bool write_block_start(const fs::path& file, int64_t value) {
 }  // namespace
 
 ProducerIdAllocator::ProducerIdAllocator(fs::path log_dir)
-    : file_(std::move(log_dir) / "producer-id-block") {}
+    : file_(std::move(log_dir) / "producer-id-block"), issued_end_(read_block_start(file_)) {}
 
 int64_t ProducerIdAllocator::next() {
     std::lock_guard lock(mutex_);
@@ -59,7 +59,10 @@ int64_t ProducerIdAllocator::next() {
         next_id_ = start;
         block_end_ = start + kBlockSize;
     }
-    return next_id_++;
+    const int64_t id = next_id_++;
+    if (issued_end_.load() < next_id_)
+        issued_end_.store(next_id_);
+    return id;
 }
 
 }  // namespace skiff::broker

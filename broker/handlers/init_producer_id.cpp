@@ -21,13 +21,12 @@ asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
         resp.error_code = ErrorCode::transactional_id_authorization_failed;
         co_return resp;
     }
-    // v3+: a producer that knows its id asks for an epoch bump (KIP-360) after a fatal error; its
-    // partitions then accept sequence 0 under the new epoch.
-    if (req.producer_id >= 0 && req.producer_epoch >= 0 && req.producer_epoch < INT16_MAX - 1) {
-        resp.producer_id = req.producer_id;
-        resp.producer_epoch = static_cast<int16_t>(req.producer_epoch + 1);
-        co_return resp;
-    }
+    // Without a transactional id every request gets a fresh producer id with epoch 0, whatever id
+    // and epoch it carries, as Kafka does: the id and epoch of v3+ requests (KIP-360) identify a
+    // transactional producer's own previous incarnation, and an idempotent producer bumps its
+    // epoch on the client side. Honouring them here would hand one producer's id to any client
+    // that names it; two producers sharing an id would then see each other's batches as
+    // duplicates, acknowledged and never stored.
     const int64_t id = ctx.broker.producer_ids().next();
     if (id < 0) {
         resp.error_code = ErrorCode::coordinator_not_available;  // retriable: disk trouble

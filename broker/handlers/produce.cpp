@@ -3,6 +3,7 @@
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
 #include "protocol/record_batch.h"
 
 namespace skiff::broker {
@@ -37,8 +38,9 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     // Reused by every produce on this I/O thread (nothing here suspends between fill and use).
     thread_local std::vector<protocol::BatchSummary> summaries;
     if (auto valid = protocol::validate_batches(*records, summaries); !valid) {
-        spdlog::warn("refused produce to {}-{} from {}: {}", topic, partition, ctx.peer,
-                     valid.error().message);
+        LogThrottle::global().log(spdlog::level::warn, "produce:invalid-batch",
+                                  "refused produce to {}-{} from {}: {}", topic, partition,
+                                  ctx.peer, valid.error().message);
         return fail(to_error_code(valid.error().code), valid.error().message);
     }
     // Produce v3+ carries exactly one batch per partition.
@@ -56,6 +58,12 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         if (s.transactional || s.control)
             return fail(ErrorCode::transactional_id_authorization_failed,
                         "transactions are not supported by skiff");
+        // Only ids InitProducerId handed out: an invented one could be the id a later producer
+        // gets, whose batches would then be checked against this client's sequences.
+        if (s.producer_id >= 0 && !broker.producer_ids().issued(s.producer_id))
+            return fail(
+                ErrorCode::unknown_producer_id,
+                "producer id " + std::to_string(s.producer_id) + " was not issued by this broker");
     }
 
     auto* log = broker.logs().get({topic, partition});
@@ -66,10 +74,14 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         if (appended.error().code == storage::StorageErrc::out_of_order_sequence ||
             appended.error().code == storage::StorageErrc::invalid_producer_epoch ||
             appended.error().code == storage::StorageErrc::not_found)  // deleted meanwhile
-            spdlog::warn("refused produce to {}-{} from {}: {}", topic, partition, ctx.peer,
-                         appended.error().message);
-        else
-            spdlog::error("append to {}-{} failed: {}", topic, partition, appended.error().message);
+            LogThrottle::global().log(spdlog::level::warn, "produce:refused",
+                                      "refused produce to {}-{} from {}: {}", topic, partition,
+                                      ctx.peer, appended.error().message);
+        else  // a full disk or an I/O error fails every produce until it is fixed: one line
+            LogThrottle::global().log(
+                spdlog::level::err,
+                "produce:append-failed:" + std::to_string(static_cast<int>(appended.error().code)),
+                "append to {}-{} failed: {}", topic, partition, appended.error().message);
         return fail(to_error_code(appended.error().code), appended.error().message);
     }
     // A retried idempotent batch already stored: acknowledged with its original offsets.

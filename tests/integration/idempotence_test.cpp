@@ -282,6 +282,47 @@ TEST(Idempotence, RetriedBatchIsStoredOnceAndGapsAndStaleEpochsAreRefused) {
     EXPECT_EQ(refused.error_code, ErrorCode::transactional_id_authorization_failed);
 }
 
+// Two producers that both claim producer id 0, epoch 0 in InitProducerId v4 (as a client does
+// that starts with a zeroed id) each get their own fresh id with epoch 0. When the claimed id was
+// honoured, the second producer's batches matched the first one's sequences and were
+// acknowledged as duplicates without being stored.
+TEST(Idempotence, ClaimedProducerIdIsNeverHandedToAnotherProducer) {
+    BrokerProcess broker;  // started by its constructor
+    RawClient first(broker.port());
+    RawClient second(broker.port());
+    create_topic(first, "claimed");
+    auto init_claiming_zero = [](RawClient& client) {
+        protocol::InitProducerIdRequest req;
+        req.transaction_timeout_ms = 60000;
+        req.producer_id = 0;
+        req.producer_epoch = 0;
+        return client.call<protocol::InitProducerIdRequest, protocol::InitProducerIdResponse>(req,
+                                                                                              4);
+    };
+    auto a = init_claiming_zero(first);
+    auto b = init_claiming_zero(second);
+    ASSERT_EQ(a.error_code, ErrorCode::none);
+    ASSERT_EQ(b.error_code, ErrorCode::none);
+    EXPECT_NE(a.producer_id, b.producer_id);
+    EXPECT_EQ(a.producer_epoch, 0);
+    EXPECT_EQ(b.producer_epoch, 0);
+
+    // Both send the same sequences: every batch is new data and is stored.
+    for (int32_t seq = 0; seq < 9; seq += 3) {
+        auto x = produce(first, "claimed", a.producer_id, 0, seq);
+        auto y = produce(second, "claimed", b.producer_id, 0, seq);
+        ASSERT_EQ(x.error, ErrorCode::none);
+        ASSERT_EQ(y.error, ErrorCode::none);
+        EXPECT_NE(x.base_offset, y.base_offset);
+    }
+    EXPECT_EQ(log_end(broker, "claimed"), 18) << "every acknowledged record is stored";
+
+    // An id the broker never issued is refused and nothing of the batch is stored.
+    const int64_t invented = std::max(a.producer_id, b.producer_id) + 1000000;
+    EXPECT_EQ(produce(first, "claimed", invented, 0, 0).error, ErrorCode::unknown_producer_id);
+    EXPECT_EQ(log_end(broker, "claimed"), 18);
+}
+
 // The sequence state survives a graceful restart (snapshot) and a crash (rebuilt from the log),
 // and producer ids are never handed out twice.
 TEST(Idempotence, SequenceStateAndProducerIdsSurviveRestartAndCrash) {
