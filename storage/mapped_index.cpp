@@ -95,12 +95,34 @@ Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(fs::path 
         }
     }
     index->entries_.store(count, std::memory_order_release);
+    index->backed_bytes_ = count * entry_size / 4096 * 4096;  // whole pages holding entries
     return index;
+}
+
+bool MappedIndex::back_up_to(size_t end) {
+    // The preallocated file is sparse. A store into a hole of a full file system raises SIGBUS
+    // (the kernel cannot allocate the page on fault), which would kill the broker on the first
+    // index entry after the disk fills. Allocating the blocks with fallocate(2) first turns that
+    // into an error: the entry is skipped, which only costs lookup speed, as a full index does.
+    constexpr size_t kStep = 64 * 1024;
+    if (end <= backed_bytes_)
+        return true;
+    const size_t to = std::min(mapped_bytes_, (end + kStep - 1) / kStep * kStep);
+    if (allocate_blocks_) {
+        if (::fallocate(fd_, 0, static_cast<off_t>(backed_bytes_),
+                        static_cast<off_t>(to - backed_bytes_)) != 0) {
+            if (errno != EOPNOTSUPP)
+                return false;
+            allocate_blocks_ = false;  // a file system without fallocate: store as before
+        }
+    }
+    backed_bytes_ = to;
+    return true;
 }
 
 bool MappedIndex::append(const std::byte* entry) {
     size_t n = entries_.load(std::memory_order_relaxed);
-    if (!writable_ || n >= capacity_)
+    if (!writable_ || n >= capacity_ || !back_up_to((n + 1) * entry_size_))
         return false;
     std::memcpy(base_ + n * entry_size_, entry, entry_size_);
     entries_.store(n + 1, std::memory_order_release);

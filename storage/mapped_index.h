@@ -48,7 +48,8 @@ class MappedIndex {
     const std::byte* entry(size_t i) const { return base_ + i * entry_size_; }
     const std::filesystem::path& path() const { return path_; }
 
-    // Appends one entry of entry_size() bytes; false when full or not writable.
+    // Appends one entry of entry_size() bytes; false when full, not writable or the file system
+    // has no room for the entry's page.
     bool append(const std::byte* entry);
     // Drops entries from `count` on (used when a failed append is undone or a log truncated).
     void truncate_entries(size_t count);
@@ -77,6 +78,9 @@ class MappedIndex {
   private:
     MappedIndex(std::filesystem::path path, int fd, size_t entry_size);
     Expected<void, StorageError> map(size_t file_bytes, bool writable);
+    // Makes sure the file's blocks up to `end` are allocated before the mapping is stored to;
+    // false when the file system has no room.
+    bool back_up_to(size_t end);
 
     std::filesystem::path path_;
     int fd_;
@@ -85,6 +89,8 @@ class MappedIndex {
     size_t mapped_bytes_ = 0;
     size_t capacity_ = 0;
     bool writable_ = false;
+    size_t backed_bytes_ = 0;  // file blocks below this are allocated (appender only)
+    bool allocate_blocks_ = true;
     std::atomic<size_t> entries_{0};
 };
 
