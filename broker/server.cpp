@@ -14,6 +14,7 @@
 
 #include "broker/cluster_identity.h"
 #include "broker/connection.h"
+#include "broker/log_throttle.h"
 
 namespace skiff::broker {
 namespace {
@@ -168,6 +169,7 @@ void Server::maintenance_loop() {
         if (maintenance_stop_)
             break;
         lock.unlock();
+        LogThrottle::global().flush();  // repeat counts of errors that have stopped
         broker_->logs().flush_due();
         broker_->logs().delete_removed();  // deleted topics' files, off the request threads
         if (clock::now() >= next_retention) {
@@ -178,7 +180,8 @@ void Server::maintenance_loop() {
         }
         if (clock::now() >= next_checkpoint) {
             if (auto r = broker_->logs().checkpoint(); !r)
-                spdlog::error("checkpoint failed: {}", r.error().message);
+                LogThrottle::global().log(spdlog::level::err, "checkpoint:failed",
+                                          "checkpoint failed: {}", r.error().message);
             next_checkpoint = clock::now() + kCheckpointEvery;
         }
         lock.lock();

@@ -2,6 +2,7 @@
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
 
 namespace skiff::broker {
 namespace {
@@ -84,8 +85,11 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
         }
         auto created = broker.topics().get_or_create(name, cfg.num_partitions);
         if (created.error != ErrorCode::none) {
-            spdlog::error("auto-creating topic '{}' for {} failed: {}", name, ctx.peer,
-                          created.message);
+            // Clients retry metadata every few hundred ms while creation keeps failing.
+            LogThrottle::global().log(
+                spdlog::level::err,
+                "metadata:auto-create:" + std::to_string(static_cast<int>(created.error)),
+                "auto-creating topic '{}' for {} failed: {}", name, ctx.peer, created.message);
             resp.topics.push_back(topic_error(name, created.error));
             continue;
         }

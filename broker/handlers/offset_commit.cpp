@@ -3,6 +3,7 @@
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker {
@@ -48,8 +49,9 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
     }
     if (!accepted.empty()) {
         if (auto committed = groups.offsets().commit(req.group_id, accepted); !committed) {
-            spdlog::error("commit of group {} from {} failed: {}", req.group_id, ctx.peer,
-                          committed.error());
+            LogThrottle::global().log(spdlog::level::err, "offset-commit:failed",
+                                      "commit of group {} from {} failed: {}", req.group_id,
+                                      ctx.peer, committed.error());
             for (auto& t : resp.topics)
                 for (auto& r : t.partitions)
                     if (r.error_code == ErrorCode::none)
