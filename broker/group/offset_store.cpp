@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "broker/group/offset_records.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_builder.h"
 #include "protocol/record_iterator.h"
@@ -13,64 +14,8 @@
 namespace skiff::broker::group {
 namespace {
 
-constexpr int16_t kKeyVersion = 1;
-constexpr int16_t kValueVersion = 3;
 constexpr size_t kRecordsPerBatch = 500;
 constexpr int64_t kReadChunkBytes = 1 << 20;
-
-void put16(std::string& out, int16_t v) {
-    out.push_back(static_cast<char>((v >> 8) & 0xff));
-    out.push_back(static_cast<char>(v & 0xff));
-}
-void put32(std::string& out, int32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8)
-        out.push_back(static_cast<char>((static_cast<uint32_t>(v) >> shift) & 0xff));
-}
-void put64(std::string& out, int64_t v) {
-    for (int shift = 56; shift >= 0; shift -= 8)
-        out.push_back(static_cast<char>((static_cast<uint64_t>(v) >> shift) & 0xff));
-}
-void put_string(std::string& out, const std::string& s) {
-    put16(out, static_cast<int16_t>(s.size()));
-    out += s;
-}
-
-// Bounds-checked big-endian reader over one record's key or value.
-class Cursor {
-  public:
-    explicit Cursor(std::span<const std::byte> bytes) : bytes_(bytes) {}
-    bool ok() const { return ok_; }
-    bool at_end() const { return pos_ == bytes_.size(); }
-    int64_t integer(size_t width) {
-        if (!ok_ || bytes_.size() - pos_ < width) {
-            ok_ = false;
-            return 0;
-        }
-        uint64_t v = 0;
-        for (size_t i = 0; i < width; ++i)
-            v = (v << 8) | static_cast<uint8_t>(bytes_[pos_ + i]);
-        pos_ += width;
-        if (width < 8 && (v >> (width * 8 - 1)) != 0)  // sign-extend
-            v |= ~uint64_t{0} << (width * 8);
-        return static_cast<int64_t>(v);
-    }
-    std::string string() {
-        auto len = integer(2);
-        if (!ok_ || len < 0 || bytes_.size() - pos_ < static_cast<size_t>(len)) {
-            ok_ = false;
-            return {};
-        }
-        std::string s(reinterpret_cast<const char*>(bytes_.data() + pos_),
-                      static_cast<size_t>(len));
-        pos_ += static_cast<size_t>(len);
-        return s;
-    }
-
-  private:
-    std::span<const std::byte> bytes_;
-    size_t pos_ = 0;
-    bool ok_ = true;
-};
 
 }  // namespace
 
@@ -132,27 +77,24 @@ Expected<void, std::string> OffsetStore::replay() {
             for (const auto& r : *records) {
                 if (!r.key)
                     continue;
-                Cursor key(*r.key);
-                if (key.integer(2) != kKeyVersion)
+                auto version = offset_record_version(*r.key);
+                if (version && (*version < 0 || *version > OffsetCommitKey::kVersion))
                     continue;  // group metadata or a newer format: not ours to interpret
+                auto key = decode_offset_key(*r.key);
+                if (!key)
+                    return unexpected("malformed offset key in " + std::string(kOffsetsTopic) +
+                                      ": " + key.error().message);
                 Entry e;
-                e.group = key.string();
-                e.tp.topic = key.string();
-                e.tp.partition = static_cast<int32_t>(key.integer(4));
-                if (!key.ok())
-                    return unexpected("malformed offset key in " + std::string(kOffsetsTopic));
+                e.group = std::move(key->group);
+                e.tp = {std::move(key->topic), key->partition};
                 if (r.value) {
-                    Cursor value(*r.value);
-                    CommittedOffset c;
-                    const int64_t version = value.integer(2);
-                    c.offset = value.integer(8);
-                    c.leader_epoch = version >= 3 ? static_cast<int32_t>(value.integer(4)) : -1;
-                    c.metadata = value.string();
-                    c.commit_timestamp_ms = value.integer(8);
-                    if (!value.ok())
+                    auto value = decode_offset_value(*r.value);
+                    if (!value)
                         return unexpected("malformed offset value in " +
-                                          std::string(kOffsetsTopic));
-                    e.value = std::move(c);
+                                          std::string(kOffsetsTopic) + ": " +
+                                          value.error().message);
+                    e.value = CommittedOffset{value->offset, value->leader_epoch,
+                                              std::move(value->metadata), value->commit_timestamp};
                 }
                 apply_locked(e);
             }
@@ -187,20 +129,14 @@ Expected<void, std::string> OffsetStore::append_locked(const std::vector<Entry>&
         for (size_t i = first; i < last; ++i) {
             const Entry& e = entries[i];
             protocol::RecordSpec r;
-            std::string key;
-            put16(key, kKeyVersion);
-            put_string(key, e.group);
-            put_string(key, e.tp.topic);
-            put32(key, e.tp.partition);
-            r.key = std::move(key);
+            r.key = encode_offset_key({e.group, e.tp.topic, e.tp.partition});
             if (e.value) {
-                std::string value;
-                put16(value, kValueVersion);
-                put64(value, e.value->offset);
-                put32(value, e.value->leader_epoch);
-                put_string(value, e.value->metadata);
-                put64(value, e.value->commit_timestamp_ms);
-                r.value = std::move(value);
+                OffsetCommitValue v;
+                v.offset = e.value->offset;
+                v.leader_epoch = e.value->leader_epoch;
+                v.metadata = e.value->metadata;
+                v.commit_timestamp = e.value->commit_timestamp_ms;
+                r.value = encode_offset_value(v);
             }
             records.push_back(std::move(r));
         }

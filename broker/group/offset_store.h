@@ -1,11 +1,8 @@
 // Committed consumer offsets, kept in memory and made durable in an internal log, as Kafka does
 // with __consumer_offsets (one partition here: one broker needs no spreading of the load).
 //
-// Record format (Kafka's, so its tools could read the log):
-//   key   int16 version = 1 | string group | string topic | int32 partition
-//   value int16 version = 3 | int64 offset | int32 leader_epoch | string metadata
-//         | int64 commit_timestamp_ms                                  (null value: deleted)
-//   strings are int16 length + UTF-8 bytes. Records go in uncompressed batch v2.
+// Records in Kafka's format (offset_records.h), so its tools could read the log, in uncompressed
+// batches v2.
 //
 // Why snapshots instead of compaction: skiff's storage has retention by size but no cleaner.
 // Every time half a segment's worth of commits has been written since the last snapshot, the

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "broker/group/offset_records.h"
 #include "storage/partition_log.h"
 
 namespace skiff::broker::group {
@@ -90,6 +91,73 @@ TEST_F(OffsetStoreTest, LogStaysBoundedUnderManyCommitsAndKeepsTheLatestState) {
         ASSERT_TRUE(c) << p;
         EXPECT_EQ(c->offset, 2992 + p);
     }
+}
+
+}  // namespace
+}  // namespace skiff::broker::group
+
+namespace skiff::broker::group {
+namespace {
+
+std::vector<std::byte> bytes_of(const std::string& s) {
+    auto b = std::as_bytes(std::span(s.data(), s.size()));
+    return {b.begin(), b.end()};
+}
+
+// The exact bytes Kafka writes for OffsetCommitKey v1 and OffsetCommitValue v3.
+TEST(OffsetRecords, KafkaLayoutOfKeyAndValue) {
+    const std::string key = encode_offset_key({"g", "tp", 7});
+    const std::string expected_key(
+        "\x00\x01"
+        "\x00\x01g"
+        "\x00\x02tp"
+        "\x00\x00\x00\x07",
+        13);
+    EXPECT_EQ(key, expected_key);
+
+    OffsetCommitValue v;
+    v.offset = 42;
+    v.leader_epoch = -1;
+    v.metadata = "m";
+    v.commit_timestamp = 1700000000000;
+    const std::string value = encode_offset_value(v);
+    ASSERT_EQ(value.size(), 2u + 8 + 4 + 3 + 8);
+    EXPECT_EQ(value.substr(0, 2), std::string("\x00\x03", 2));
+    EXPECT_EQ(value.substr(2, 8), std::string("\x00\x00\x00\x00\x00\x00\x00\x2a", 8));
+    EXPECT_EQ(value.substr(10, 4), std::string("\xff\xff\xff\xff", 4));
+
+    auto k = decode_offset_key(bytes_of(key));
+    ASSERT_TRUE(k);
+    EXPECT_EQ(k->group, "g");
+    EXPECT_EQ(k->topic, "tp");
+    EXPECT_EQ(k->partition, 7);
+    auto back = decode_offset_value(bytes_of(value));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->offset, 42);
+    EXPECT_EQ(back->metadata, "m");
+    EXPECT_EQ(back->commit_timestamp, 1700000000000);
+}
+
+TEST(OffsetRecords, OlderValueVersionsAndMalformedBytes) {
+    // Value v1 (Kafka 0.9-0.10): no leader epoch, an expire timestamp after the commit time.
+    std::string v1(
+        "\x00\x01"
+        "\x00\x00\x00\x00\x00\x00\x00\x05"
+        "\x00\x00"
+        "\x00\x00\x00\x00\x00\x00\x00\x09"
+        "\x00\x00\x00\x00\x00\x00\x00\x0a",
+        28);
+    auto old = decode_offset_value(bytes_of(v1));
+    ASSERT_TRUE(old);
+    EXPECT_EQ(old->offset, 5);
+    EXPECT_EQ(old->leader_epoch, -1);
+    EXPECT_EQ(old->commit_timestamp, 9);
+
+    auto truncated = decode_offset_value(bytes_of(encode_offset_value({}).substr(0, 9)));
+    ASSERT_FALSE(truncated);
+    EXPECT_EQ(truncated.error().field, "offset");
+    auto trailing = decode_offset_key(bytes_of(encode_offset_key({"g", "t", 0}) + "x"));
+    EXPECT_FALSE(trailing);
 }
 
 }  // namespace
