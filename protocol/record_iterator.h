@@ -1,5 +1,6 @@
 // Walks the records of one uncompressed record batch v2 (see record_batch.h for the header).
-// For tests and dump-log only: the broker never walks records on the produce or fetch path.
+// Used by dump-log, by ListOffsets' lookup by timestamp (storage/batch_records.h) and by tests;
+// the produce and fetch paths never walk records.
 //
 // Record layout after the 61-byte batch header, repeated RecordsCount times:
 //   varint  length            bytes of the record after this field

@@ -1,9 +1,6 @@
-// Walks the records inside one uncompressed v2 batch, for the only place storage needs them:
-// answering "first offset with timestamp >= T" to the record, as Kafka does. The append path
-// never looks inside a batch.
-//
-// Record layout (after the 61-byte batch header): varint length, then that many bytes:
-// int8 attributes, varlong timestampDelta, varint offsetDelta, key, value, headers.
+// Walks the records inside one uncompressed v2 batch (protocol/record_iterator.h), for the only
+// place storage needs them: answering "first offset with timestamp >= T" to the record, as Kafka
+// does. The append path never looks inside a batch.
 #pragma once
 
 #include <cstddef>
