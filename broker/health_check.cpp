@@ -17,9 +17,12 @@
 
 #include "protocol/api_versions.h"
 #include "protocol/protocol.h"
+#include "protocol/wire.h"
 
 namespace skiff::broker {
 namespace {
+
+constexpr int32_t kCorrelationId = 1;
 
 // The exchange runs as one coroutine with io_context::run_for as the deadline: a hung broker
 // is an unhealthy broker.
@@ -31,7 +34,7 @@ asio::awaitable<void> exchange(asio::ip::tcp::socket& socket,
     if (ec)
         co_return verdict = "cannot connect: " + ec.message(), void();
     protocol::ApiVersionsRequest request;
-    auto frame = protocol::encode_request(request, 0, 1, "skiff-health");
+    auto frame = protocol::encode_request(request, 0, kCorrelationId, "skiff-health");
     std::tie(ec, std::ignore) =
         co_await asio::async_write(socket, asio::buffer(frame.data(), frame.size()), use_tuple);
     if (ec)
@@ -41,19 +44,23 @@ asio::awaitable<void> exchange(asio::ip::tcp::socket& socket,
         co_await asio::async_read(socket, asio::buffer(size_bytes), use_tuple);
     if (ec)
         co_return verdict = "no answer: " + ec.message(), void();
-    uint32_t size = 0;
-    for (auto b : size_bytes)
-        size = (size << 8) | static_cast<uint8_t>(b);
-    if (size < 6 || size > (1u << 20))
+    const auto size = protocol::wire::load_be<uint32_t>(size_bytes.data());
+    if (size < 4 || size > (1u << 20))
         co_return verdict = "implausible response size " + std::to_string(size), void();
     std::vector<std::byte> body(size);
     std::tie(ec, std::ignore) = co_await asio::async_read(socket, asio::buffer(body), use_tuple);
     if (ec)
         co_return verdict = "truncated answer: " + ec.message(), void();
-    // Response header v0 (correlation id), then the ApiVersions body starts with its error code.
-    auto error_code =
-        static_cast<int16_t>((static_cast<uint8_t>(body[4]) << 8) | static_cast<uint8_t>(body[5]));
-    verdict = error_code == 0 ? "" : "broker answered error " + std::to_string(error_code);
+    // Response header v0 (the correlation id), then the ApiVersions v0 body.
+    if (protocol::wire::load_be<int32_t>(body.data()) != kCorrelationId)
+        co_return verdict = "answer to another request", void();
+    auto response =
+        protocol::decode_message<protocol::ApiVersionsResponse>(std::span(body).subspan(4), 0);
+    if (!response)
+        co_return verdict = "malformed answer: " + response.error().message, void();
+    verdict = response->error_code == protocol::ErrorCode::none
+                  ? ""
+                  : "broker answered " + std::string(protocol::error_name(response->error_code));
 }
 
 bool ask(const std::string& host, const std::string& port, int timeout_ms, std::string& why) {
