@@ -86,91 +86,101 @@ std::string GroupCoordinator::new_member_id(const std::string& client_id) {
            std::string(hex + 20, 12);
 }
 
+// Kafka's GroupCoordinator.handleJoinGroup: checks common to every join, then the new-member
+// path (no member id yet) or the known-member path.
 void GroupCoordinator::join(const JoinParams& p, JoinCallback done) {
     Deferred deferred;
-    auto reply = [&](JoinResult r) { deferred.push_back([done, r = std::move(r)] { done(r); }); };
     {
         std::lock_guard lock(mutex_);
-        if (p.group_id.empty()) {
-            reply(join_error(ErrorCode::invalid_group_id, p.member_id));
-        } else if (p.session_timeout_ms < config_.min_session_timeout_ms ||
-                   p.session_timeout_ms > config_.max_session_timeout_ms) {
-            reply(join_error(ErrorCode::invalid_session_timeout, p.member_id));
-        } else {
-            auto it = groups_.find(p.group_id);
-            if (it == groups_.end() && !p.member_id.empty()) {
-                reply(join_error(ErrorCode::unknown_member_id, p.member_id));
-            } else {
-                if (it == groups_.end()) {
-                    it = groups_.emplace(p.group_id, Group{}).first;
-                    it->second.group_id = p.group_id;
-                    it->second.empty_since_wall_ms = storage::wall_clock_ms();
-                }
-                Group& g = it->second;
-                Member* existing = nullptr;
-                if (auto m = g.members.find(p.member_id); m != g.members.end())
-                    existing = &m->second;
-                if (g.state == GroupState::dead) {
-                    reply(join_error(ErrorCode::coordinator_not_available, p.member_id));
-                } else if (!g.supports_protocols(p.protocol_type, p.protocols) &&
-                           !(existing && g.members.size() == 1)) {
-                    reply(join_error(ErrorCode::inconsistent_group_protocol, p.member_id));
-                } else if (p.member_id.empty()) {
-                    std::string id = new_member_id(p.client_id);
-                    if (p.group_instance_id) {
-                        // A static member coming back replaces its previous incarnation.
-                        if (auto s = g.static_members.find(*p.group_instance_id);
-                            s != g.static_members.end() && g.members.count(s->second))
-                            remove_member(g, s->second, ErrorCode::fenced_instance_id, deferred);
-                        add_member(g, p, id, done, deferred);
-                    } else if (p.require_known_member_id) {
-                        g.pending_members[id] = now() + p.session_timeout_ms;
-                        reply(join_error(ErrorCode::member_id_required, id));
-                    } else {
-                        add_member(g, p, id, done, deferred);
-                    }
-                } else if (g.pending_members.erase(p.member_id) > 0) {
-                    add_member(g, p, p.member_id, done, deferred);
-                } else if (fenced(g, p.group_instance_id, p.member_id)) {
-                    reply(join_error(ErrorCode::fenced_instance_id, p.member_id));
-                } else if (!existing) {
-                    reply(join_error(ErrorCode::unknown_member_id, p.member_id));
-                } else {
-                    Member& m = *existing;
-                    const bool same = m.protocols == p.protocols;
-                    switch (g.state) {
-                        case GroupState::preparing_rebalance:
-                            if (m.awaiting_join)
-                                deferred.push_back([old = m.awaiting_join] {
-                                    old(join_error(ErrorCode::rebalance_in_progress));
-                                });
-                            update_member(g, m, p, done);
-                            maybe_complete_join(g, deferred);
-                            break;
-                        case GroupState::completing_rebalance:
-                        case GroupState::stable:
-                            if (same && (g.state == GroupState::completing_rebalance ||
-                                         m.member_id != g.leader_id)) {
-                                // Nothing changed: hand the current generation back.
-                                m.session_deadline_ms = now() + m.session_timeout_ms;
-                                reply(join_result_for(g, m));
-                            } else {
-                                update_member(g, m, p, done);
-                                prepare_rebalance(g, "member " + m.member_id + " rejoined",
-                                                  deferred);
-                            }
-                            break;
-                        case GroupState::empty:
-                        case GroupState::dead:
-                            reply(join_error(ErrorCode::unknown_member_id, p.member_id));
-                            break;
-                    }
-                }
-            }
-        }
+        join_locked(p, done, deferred);
     }
     for (auto& f : deferred)
         f();
+}
+
+void GroupCoordinator::join_locked(const JoinParams& p, const JoinCallback& done,
+                                   Deferred& deferred) {
+    auto reply = [&](JoinResult r) { deferred.push_back([done, r = std::move(r)] { done(r); }); };
+    if (p.group_id.empty())
+        return reply(join_error(ErrorCode::invalid_group_id, p.member_id));
+    if (p.session_timeout_ms < config_.min_session_timeout_ms ||
+        p.session_timeout_ms > config_.max_session_timeout_ms)
+        return reply(join_error(ErrorCode::invalid_session_timeout, p.member_id));
+    auto it = groups_.find(p.group_id);
+    if (it == groups_.end()) {
+        if (!p.member_id.empty())
+            return reply(join_error(ErrorCode::unknown_member_id, p.member_id));
+        it = groups_.emplace(p.group_id, Group{}).first;
+        it->second.group_id = p.group_id;
+        it->second.empty_since_wall_ms = storage::wall_clock_ms();
+    }
+    Group& g = it->second;
+    auto existing = g.members.find(p.member_id);
+    const bool known = existing != g.members.end();
+    if (g.state == GroupState::dead)
+        return reply(join_error(ErrorCode::coordinator_not_available, p.member_id));
+    // A group's only member may change protocols; anyone else must share one with the group.
+    if (!g.supports_protocols(p.protocol_type, p.protocols) && !(known && g.members.size() == 1))
+        return reply(join_error(ErrorCode::inconsistent_group_protocol, p.member_id));
+    if (p.member_id.empty())
+        return join_new_member(g, p, done, deferred);
+    if (g.pending_members.erase(p.member_id) > 0)  // second join after MEMBER_ID_REQUIRED
+        return add_member(g, p, p.member_id, done, deferred);
+    if (fenced(g, p.group_instance_id, p.member_id))
+        return reply(join_error(ErrorCode::fenced_instance_id, p.member_id));
+    if (!known)
+        return reply(join_error(ErrorCode::unknown_member_id, p.member_id));
+    join_known_member(g, existing->second, p, done, deferred);
+}
+
+void GroupCoordinator::join_new_member(Group& g, const JoinParams& p, const JoinCallback& done,
+                                       Deferred& deferred) {
+    std::string id = new_member_id(p.client_id);
+    if (p.group_instance_id) {
+        // A static member coming back replaces its previous incarnation.
+        if (auto s = g.static_members.find(*p.group_instance_id);
+            s != g.static_members.end() && g.members.count(s->second))
+            remove_member(g, s->second, ErrorCode::fenced_instance_id, deferred);
+        return add_member(g, p, id, done, deferred);
+    }
+    if (p.require_known_member_id) {
+        // v4+: the client must come back with this id, so an id is never handed to a client
+        // that does not know it (KIP-394).
+        g.pending_members[id] = now() + p.session_timeout_ms;
+        deferred.push_back([done, r = join_error(ErrorCode::member_id_required, id)] { done(r); });
+        return;
+    }
+    add_member(g, p, id, done, deferred);
+}
+
+void GroupCoordinator::join_known_member(Group& g, Member& m, const JoinParams& p,
+                                         const JoinCallback& done, Deferred& deferred) {
+    switch (g.state) {
+        case GroupState::preparing_rebalance:
+            if (m.awaiting_join)
+                deferred.push_back(
+                    [old = m.awaiting_join] { old(join_error(ErrorCode::rebalance_in_progress)); });
+            update_member(g, m, p, done);
+            maybe_complete_join(g, deferred);
+            return;
+        case GroupState::completing_rebalance:
+        case GroupState::stable:
+            if (m.protocols == p.protocols &&
+                (g.state == GroupState::completing_rebalance || m.member_id != g.leader_id)) {
+                // Nothing changed: hand the current generation back.
+                m.session_deadline_ms = now() + m.session_timeout_ms;
+                deferred.push_back([done, r = join_result_for(g, m)] { done(r); });
+                return;
+            }
+            update_member(g, m, p, done);
+            prepare_rebalance(g, "member " + m.member_id + " rejoined", deferred);
+            return;
+        case GroupState::empty:
+        case GroupState::dead:
+            deferred.push_back(
+                [done, r = join_error(ErrorCode::unknown_member_id, p.member_id)] { done(r); });
+            return;
+    }
 }
 
 void GroupCoordinator::add_member(Group& g, const JoinParams& p, const std::string& member_id,

@@ -109,6 +109,11 @@ class GroupCoordinator {
     static int64_t steady_ms();
     std::string new_member_id(const std::string& client_id);
 
+    void join_locked(const JoinParams& p, const JoinCallback& done, Deferred& deferred);
+    void join_new_member(Group& g, const JoinParams& p, const JoinCallback& done,
+                         Deferred& deferred);
+    void join_known_member(Group& g, Member& m, const JoinParams& p, const JoinCallback& done,
+                           Deferred& deferred);
     void add_member(Group& g, const JoinParams& p, const std::string& member_id, JoinCallback done,
                     Deferred& deferred);
     void update_member(Group& g, Member& m, const JoinParams& p, JoinCallback done);
