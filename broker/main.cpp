@@ -1,8 +1,6 @@
-// skiff: a single-binary broker that speaks the Kafka wire protocol.
-//   skiff [--config FILE] [--override key=value]... [--log-level LEVEL]   run the broker
-//   skiff dump-log [--verify] PATH...                                      print / check segment
-//   files skiff health [--bootstrap-server HOST:PORT]                            ask a broker if it
-//   serves
+// skiff: a single-binary broker that speaks the Kafka wire protocol. One binary, three commands:
+// the broker itself, dump-log (print or check segment files) and health (ask a running broker
+// whether it answers). kUsage below is the full usage text.
 #include <spdlog/spdlog.h>
 
 #include <cstdio>

@@ -23,7 +23,7 @@ constexpr std::array kSupportedApis{
     ApiSupport{ApiKey::describe_groups, 0, 5, 5},
     ApiSupport{ApiKey::list_groups, 0, 4, 3},
     ApiSupport{ApiKey::api_versions, 0, 3, 3},
-    // Topic administration (CLIENTS.md: CreateTopics 0-4, DeleteTopics 0-3, DescribeConfigs 0-2)
+    // Topic administration (clients send CreateTopics 0-4, DeleteTopics 0-3, DescribeConfigs 0-2)
     // and the idempotent producer (InitProducerId must contain 0 for librdkafka).
     ApiSupport{ApiKey::create_topics, 0, 4, 5},
     ApiSupport{ApiKey::delete_topics, 0, 3, 4},

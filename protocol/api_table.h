@@ -2,9 +2,9 @@
 // it, so the two can never disagree; the codec reads first_flexible_version from it to choose
 // compact encodings and tag buffers.
 //
-// Ranges follow /work/shared/CLIENTS.md: librdkafka switches features off unless a range
-// *contains* certain versions (Produce 0, 3 and 7; Fetch 4 and 10; ApiVersions 0), so minimums
-// stay low even where newer Kafka brokers raised them.
+// Ranges follow what clients send (docs/clients.md): librdkafka switches features off unless a
+// range *contains* certain versions (Produce 0, 3 and 7; Fetch 4 and 10; ApiVersions 0), so
+// minimums stay low even where newer Kafka brokers raised them.
 #pragma once
 
 #include <cstdint>

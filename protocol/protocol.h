@@ -5,7 +5,8 @@
 //      `static constexpr ApiKey api_key` and one describe() listing fields with their versions
 //      (field_spec.h), then SKIFF_DECLARE_CODEC for both; protocol/<api>.cpp:
 //      SKIFF_INSTANTIATE_CODEC for both.
-//   2. One row in api_table.cpp {key, min, max, first flexible}; check CLIENTS.md for the range.
+//   2. One row in api_table.cpp {key, min, max, first flexible}; check docs/clients.md for the
+//   range.
 //   3. Include the header here; add the key to the switches in tests/protocol/fixtures_test.cpp
 //      and tests/fuzz/fuzz_protocol.cpp, and a round trip to tests/protocol/messages_test.cpp.
 #pragma once

@@ -3,7 +3,7 @@
 //
 // .log holds Kafka record batches v2 back to back exactly as producers sent them, except that
 // BaseOffset is rewritten to the assigned offset and PartitionLeaderEpoch to 0 (neither is
-// covered by the CRC). The indexes follow the rule of the seeds, applied per batch at the byte
+// covered by the CRC). The indexes follow Kafka's rule, applied per batch at the byte
 // position P where the batch is about to be written:
 //     if bytes_since_last_index_entry > index_interval_bytes (strictly):
 //         offset index += (batch's last offset, P); time index += (max timestamp so far, its

@@ -3,9 +3,9 @@
 //
 // Files of the active segment are preallocated to max_bytes (rounded down to whole entries) and
 // mapped read-write, so appending an entry is a memcpy into the mapping; the zero-filled tail is
-// not data. Sealing trims the file to the entries really written (seed 004: a 10 MiB active
-// .index, a 520-byte sealed one). A mapping is never moved or resized while the index is alive,
-// so readers can use it without locks.
+// not data. Sealing trims the file to the entries really written (as Kafka does: a 10 MiB
+// active .index becomes, say, a 520-byte sealed one). A mapping is never moved or resized while the
+// index is alive, so readers can use it without locks.
 //
 // Thread-safety: one writer (the partition's appender) calls append/trim; any number of readers
 // call entries()/entry() concurrently. The entry count is an atomic published with release

@@ -4,7 +4,7 @@
 // int32 byte position of a batch in the segment's .log. Both strictly increase.
 //
 // Which offset an entry names: the LAST offset of the batch at that position, as Kafka does
-// (for the one-record batches of the seed trace it is also the first). Lookups are correct with
+// (for a one-record batch it is also the first). Lookups are correct with
 // either convention: an entry (o, p) with o <= N means the batch at p ends at or before N, so N
 // is at or after p, and scanning forward from p finds it.
 //

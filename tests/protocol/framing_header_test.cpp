@@ -42,7 +42,7 @@ TEST(ApiTable, RangesServeEveryClient) {
         const ApiSupport* a = find_api(k);
         return a != nullptr && a->supports(v);
     };
-    // CLIENTS.md: librdkafka turns features off unless these versions are inside the ranges.
+    // docs/clients.md: librdkafka turns features off unless these versions are inside the ranges.
     EXPECT_TRUE(contains(ApiKey::produce, 0));
     EXPECT_TRUE(contains(ApiKey::produce, 3));
     EXPECT_TRUE(contains(ApiKey::produce, 7));

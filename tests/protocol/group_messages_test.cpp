@@ -23,7 +23,7 @@ std::vector<std::byte> bytes_of(std::string_view s) {
 
 TEST(GroupApis, RangesServeEveryClient) {
     // librdkafka only starts group consumers when FindCoordinator's range contains 0; the other
-    // minimums and maximums are those of CLIENTS.md.
+    // minimums and maximums are those of docs/clients.md.
     struct Want {
         ApiKey key;
         int16_t need_min, need_max, flexible;
