@@ -1,10 +1,6 @@
-// The one table of APIs skiff serves. The broker dispatches with it and answers ApiVersions from
-// it, so the two can never disagree; the codec reads first_flexible_version from it to choose
-// compact encodings and tag buffers.
-//
-// Ranges follow what clients send (docs/clients.md): librdkafka switches features off unless a
-// range *contains* certain versions (Produce 0, 3 and 7; Fetch 4 and 10; ApiVersions 0), so
-// minimums stay low even where newer Kafka brokers raised them.
+// The versions skiff serves of each API, generated from the one list in api_list.h. The broker
+// checks request versions and answers ApiVersions from it, so the two can never disagree; the
+// codec reads first_flexible_version from it to choose compact encodings and tag buffers.
 #pragma once
 
 #include <cstdint>

@@ -4,11 +4,11 @@
 //   1. protocol/<api>.h: the request/response structs named as in Kafka's schema, each with
 //      `static constexpr ApiKey api_key` and one describe() listing fields with their versions
 //      (field_spec.h), then SKIFF_DECLARE_CODEC for both; protocol/<api>.cpp:
-//      SKIFF_INSTANTIATE_CODEC for both.
-//   2. One row in api_table.cpp {key, min, max, first flexible}; check docs/clients.md for the
-//   range.
-//   3. Include the header here; add the key to the switches in tests/protocol/fixtures_test.cpp
-//      and tests/fuzz/fuzz_protocol.cpp, and a round trip to tests/protocol/messages_test.cpp.
+//      SKIFF_INSTANTIATE_CODEC for both. Include the header here and add a round trip to
+//      tests/protocol/messages_test.cpp.
+//   2. One row in api_list.h {key, number, name, types, versions}; docs/clients.md says which
+//      versions clients send.
+//   3. broker/handlers/<api>.cpp defining handle_<key>.
 #pragma once
 
 #include "protocol/alter_configs.h"

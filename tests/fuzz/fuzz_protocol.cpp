@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/api_visit.h"
 #include "protocol/crc32c.h"
 #include "protocol/protocol.h"
 #include "protocol/record_batch.h"
@@ -78,54 +79,8 @@ void decode_as(std::span<const std::byte> body, int16_t version) {
 }
 
 void decode_body(sp::ApiKey key, int16_t version, std::span<const std::byte> body) {
-    switch (key) {
-        case sp::ApiKey::api_versions:
-            return decode_as<sp::ApiVersionsRequest>(body, version);
-        case sp::ApiKey::metadata:
-            return decode_as<sp::MetadataRequest>(body, version);
-        case sp::ApiKey::produce:
-            return decode_as<sp::ProduceRequest>(body, version);
-        case sp::ApiKey::fetch:
-            return decode_as<sp::FetchRequest>(body, version);
-        case sp::ApiKey::list_offsets:
-            return decode_as<sp::ListOffsetsRequest>(body, version);
-        case sp::ApiKey::create_topics:
-            return decode_as<sp::CreateTopicsRequest>(body, version);
-        case sp::ApiKey::delete_topics:
-            return decode_as<sp::DeleteTopicsRequest>(body, version);
-        case sp::ApiKey::create_partitions:
-            return decode_as<sp::CreatePartitionsRequest>(body, version);
-        case sp::ApiKey::describe_configs:
-            return decode_as<sp::DescribeConfigsRequest>(body, version);
-        case sp::ApiKey::alter_configs:
-            return decode_as<sp::AlterConfigsRequest>(body, version);
-        case sp::ApiKey::incremental_alter_configs:
-            return decode_as<sp::IncrementalAlterConfigsRequest>(body, version);
-        case sp::ApiKey::init_producer_id:
-            return decode_as<sp::InitProducerIdRequest>(body, version);
-        case sp::ApiKey::find_coordinator:
-            return decode_as<sp::FindCoordinatorRequest>(body, version);
-        case sp::ApiKey::join_group:
-            return decode_as<sp::JoinGroupRequest>(body, version);
-        case sp::ApiKey::sync_group:
-            return decode_as<sp::SyncGroupRequest>(body, version);
-        case sp::ApiKey::heartbeat:
-            return decode_as<sp::HeartbeatRequest>(body, version);
-        case sp::ApiKey::leave_group:
-            return decode_as<sp::LeaveGroupRequest>(body, version);
-        case sp::ApiKey::offset_commit:
-            return decode_as<sp::OffsetCommitRequest>(body, version);
-        case sp::ApiKey::offset_fetch:
-            return decode_as<sp::OffsetFetchRequest>(body, version);
-        case sp::ApiKey::describe_groups:
-            return decode_as<sp::DescribeGroupsRequest>(body, version);
-        case sp::ApiKey::list_groups:
-            return decode_as<sp::ListGroupsRequest>(body, version);
-        case sp::ApiKey::delete_groups:
-            return decode_as<sp::DeleteGroupsRequest>(body, version);
-        default:
-            return;
-    }
+    sp::visit_api(static_cast<int16_t>(key),
+                  [&]<class Request, class Response>() { decode_as<Request>(body, version); });
 }
 
 void write_file(const std::string& path, std::span<const std::byte> bytes) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "protocol/api_visit.h"
 #include "protocol/protocol.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_iterator.h"
@@ -29,55 +30,13 @@ std::vector<std::byte> read_file(const fs::path& p) {
 
 // Decodes the body with the message type of `key`; returns an error message or "".
 std::string decode_body(int16_t key, int16_t version, std::span<const std::byte> body) {
-    auto check = [](const auto& r) { return r ? std::string() : r.error().message; };
-    switch (static_cast<ApiKey>(key)) {
-        case ApiKey::api_versions:
-            return check(decode_message<ApiVersionsRequest>(body, version));
-        case ApiKey::metadata:
-            return check(decode_message<MetadataRequest>(body, version));
-        case ApiKey::produce:
-            return check(decode_message<ProduceRequest>(body, version));
-        case ApiKey::fetch:
-            return check(decode_message<FetchRequest>(body, version));
-        case ApiKey::list_offsets:
-            return check(decode_message<ListOffsetsRequest>(body, version));
-        case ApiKey::create_topics:
-            return check(decode_message<CreateTopicsRequest>(body, version));
-        case ApiKey::delete_topics:
-            return check(decode_message<DeleteTopicsRequest>(body, version));
-        case ApiKey::create_partitions:
-            return check(decode_message<CreatePartitionsRequest>(body, version));
-        case ApiKey::describe_configs:
-            return check(decode_message<DescribeConfigsRequest>(body, version));
-        case ApiKey::alter_configs:
-            return check(decode_message<AlterConfigsRequest>(body, version));
-        case ApiKey::incremental_alter_configs:
-            return check(decode_message<IncrementalAlterConfigsRequest>(body, version));
-        case ApiKey::init_producer_id:
-            return check(decode_message<InitProducerIdRequest>(body, version));
-        case ApiKey::find_coordinator:
-            return check(decode_message<FindCoordinatorRequest>(body, version));
-        case ApiKey::join_group:
-            return check(decode_message<JoinGroupRequest>(body, version));
-        case ApiKey::sync_group:
-            return check(decode_message<SyncGroupRequest>(body, version));
-        case ApiKey::heartbeat:
-            return check(decode_message<HeartbeatRequest>(body, version));
-        case ApiKey::leave_group:
-            return check(decode_message<LeaveGroupRequest>(body, version));
-        case ApiKey::offset_commit:
-            return check(decode_message<OffsetCommitRequest>(body, version));
-        case ApiKey::offset_fetch:
-            return check(decode_message<OffsetFetchRequest>(body, version));
-        case ApiKey::describe_groups:
-            return check(decode_message<DescribeGroupsRequest>(body, version));
-        case ApiKey::list_groups:
-            return check(decode_message<ListGroupsRequest>(body, version));
-        case ApiKey::delete_groups:
-            return check(decode_message<DeleteGroupsRequest>(body, version));
-        default:
-            return "no decoder for API key " + std::to_string(key);
-    }
+    std::string error;
+    const bool known = visit_api(key, [&]<class Request, class Response>() {
+        auto r = decode_message<Request>(body, version);
+        if (!r)
+            error = r.error().message;
+    });
+    return known ? error : "no decoder for API key " + std::to_string(key);
 }
 
 std::vector<fs::path> fixtures() {
