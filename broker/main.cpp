@@ -3,6 +3,7 @@
 //   skiff dump-log [--verify] PATH...                                      print / check segment
 //   files skiff health [--bootstrap-server HOST:PORT]                            ask a broker if it
 //   serves
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -82,6 +83,17 @@ int run_broker(int argc, char** argv) {
     spdlog::info("skiff {} starting", SKIFF_VERSION);
     for (const auto& s : loaded->non_defaults)
         spdlog::info("setting {}={} (from {})", s.key, s.value, s.source);
+
+    // glibc raises its mmap threshold to the size of the largest mmap-backed block freed so far
+    // (up to 32 MiB): after one 20 MiB request, every later large request buffer would come from
+    // the heap arenas, and freeing it would not give the memory back (the broker stayed at its
+    // peak RSS). A fixed threshold stops that: request buffers of 4 MiB and more are always
+    // mmap-backed and return to the OS on free. Smaller blocks stay in the arenas, where reuse is
+    // cheap; the trim threshold is raised with it so that a thread's arena does not hand its
+    // top back (and fault it in again) on every request of a few MiB. What the arenas keep after
+    // a burst is returned by Server's periodic malloc_trim.
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+    mallopt(M_TRIM_THRESHOLD, 16 << 20);
 
     try {
         skiff::broker::Server server(loaded->config);

@@ -1,5 +1,6 @@
 #include "broker/server.h"
 
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 
 #include <asio/co_spawn.hpp>
@@ -10,7 +11,9 @@
 #include <asio/use_awaitable.hpp>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 
 #include "broker/cluster_identity.h"
 #include "broker/connection.h"
@@ -20,6 +23,21 @@ namespace {
 
 constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 constexpr auto kShutdownGrace = std::chrono::seconds(10);
+// malloc_trim when the process holds this much more anonymous memory than malloc has handed out,
+// at most once per kTrimInterval (see trim_heap_if_worthwhile).
+constexpr size_t kTrimSlack = 32u << 20;
+constexpr auto kTrimInterval = std::chrono::seconds(5);
+
+// RssAnon from /proc/self/status, in bytes; 0 if unreadable.
+size_t resident_anonymous_bytes() {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("RssAnon:", 0) == 0)
+            return static_cast<size_t>(std::stoull(line.substr(8))) * 1024;  // "  1234 kB"
+    }
+    return 0;
+}
 
 std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& config) {
     std::error_code ec;
@@ -38,6 +56,7 @@ std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& confi
 Server::Server(config::BrokerConfig config)
     : config_(std::move(config)),
       tracker_(static_cast<size_t>(config_.max_connections)),
+      budget_(config_.queued_max_request_bytes),
       io_(config_.num_network_threads) {
     auto logs = open_logs(config_);
     if (!logs->recovered_cleanly() && !logs->partitions().empty())
@@ -126,18 +145,30 @@ asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {
             spdlog::warn("accept failed: {}", ec.message());
             continue;
         }
-        auto connection =
-            std::make_shared<Connection>(std::move(socket), *broker_, router_, tracker_);
-        if (!tracker_.try_add(connection)) {
-            spdlog::warn("refusing connection from {}: max.connections ({}) reached",
-                         connection->peer(), config_.max_connections);
-            continue;  // the connection's socket closes as it goes out of scope
-        }
-        connection->start();
+        // The connection is built and started on its own thread, so that everything it
+        // allocates (the Connection, its coroutine frames, buffers) comes from that thread's
+        // malloc arena. Built here, it all came from this thread's arena, interleaved with
+        // Asio's per-socket reactor state, which Asio pools and never frees: after 10,000
+        // connections closed, those few live bytes per page kept 43 MB of freed memory resident
+        // that malloc_trim could not return.
+        auto ex = socket.get_executor();
+        asio::post(ex, [this, socket = std::move(socket)]() mutable {
+            if (!accepting_.load())
+                return;  // shutting down: the socket closes as it goes out of scope
+            auto connection = std::make_shared<Connection>(std::move(socket), *broker_, router_,
+                                                           tracker_, budget_);
+            if (!tracker_.try_add(connection)) {
+                spdlog::warn("refusing connection from {}: max.connections ({}) reached",
+                             connection->peer(), config_.max_connections);
+                return;  // the connection's socket closes as it goes out of scope
+            }
+            connection->start();
+        });
     }
 }
 
 asio::awaitable<void> Server::shutdown_gracefully() {
+    accepting_.store(false);
     for (auto& acceptor : acceptors_) {
         std::error_code ec;
         acceptor->close(ec);
@@ -176,6 +207,7 @@ void Server::maintenance_loop() {
                 spdlog::info("retention deleted {} segment(s)", deleted);
             next_retention = clock::now() + retention_every;
         }
+        trim_heap_if_worthwhile();
         if (clock::now() >= next_checkpoint) {
             if (auto r = broker_->logs().checkpoint(); !r)
                 spdlog::error("checkpoint failed: {}", r.error().message);
@@ -183,6 +215,30 @@ void Server::maintenance_loop() {
         }
         lock.lock();
     }
+}
+
+void Server::trim_heap_if_worthwhile() {
+    // glibc's free() keeps memory in its arenas for reuse: after 10,000 connections closed, or a
+    // burst of large requests, the broker stayed at its peak RSS (measured: 700 MB with nobody
+    // connected). Large request buffers are mmap-backed (M_MMAP_THRESHOLD, see main.cpp) and
+    // return on free by themselves; what is left is many small blocks (connection state,
+    // coroutine frames, small read buffers) whose free pages only malloc_trim(0) gives back. It
+    // walks and locks every arena, so it runs only when it has something to return: when the
+    // resident anonymous memory exceeds what malloc has handed out by kTrimSlack.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_trim_ < kTrimInterval)
+        return;
+    const size_t resident = resident_anonymous_bytes();
+    if (resident < kTrimSlack)
+        return;  // cannot be holding kTrimSlack of free memory
+    const struct mallinfo2 info = mallinfo2();
+    const size_t in_use = info.uordblks + info.hblkhd;
+    if (resident < in_use + kTrimSlack)
+        return;
+    malloc_trim(0);
+    last_trim_ = now;
+    spdlog::debug("malloc_trim: resident anonymous memory {} -> {} MiB ({} MiB in use)",
+                  resident >> 20, resident_anonymous_bytes() >> 20, in_use >> 20);
 }
 
 void Server::stop_maintenance() {
