@@ -9,6 +9,7 @@
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
+#include <cerrno>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -23,10 +24,28 @@ namespace {
 
 constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 constexpr auto kShutdownGrace = std::chrono::seconds(10);
+// accept(2) failing for want of descriptors or memory leaves the connection in the listen queue,
+// so retrying at once fails again at once: the loop would spin a core and write a log line per
+// try. It waits instead, from kAcceptBackoffMin doubling to kAcceptBackoffMax, and logs at most
+// once per kAcceptLogInterval. Open connections are served meanwhile (other threads, and this
+// one between tries).
+constexpr auto kAcceptBackoffMin = std::chrono::milliseconds(100);
+constexpr auto kAcceptBackoffMax = std::chrono::milliseconds(1000);
+constexpr auto kAcceptLogInterval = std::chrono::seconds(10);
 // malloc_trim when the process holds this much more anonymous memory than malloc has handed out,
 // at most once per kTrimInterval (see trim_heap_if_worthwhile).
 constexpr size_t kTrimSlack = 32u << 20;
 constexpr auto kTrimInterval = std::chrono::seconds(5);
+
+bool out_of_resources(const std::error_code& ec) {
+    // Asio reports errno values in its own "asio.system" category, which does not compare equal
+    // to std::errc conditions: compare the values.
+    if (ec.category() != asio::error::get_system_category() &&
+        ec.category() != std::system_category())
+        return false;
+    const int e = ec.value();
+    return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM;
+}
 
 // RssAnon from /proc/self/status, in bytes; 0 if unreadable.
 size_t resident_anonymous_bytes() {
@@ -135,6 +154,12 @@ int Server::run() {
 }
 
 asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {
+    using clock = std::chrono::steady_clock;
+    asio::steady_timer backoff_timer(acceptor.get_executor());
+    auto backoff = kAcceptBackoffMin;
+    size_t failures = 0;  // consecutive out-of-resources failures
+    size_t failures_unlogged = 0;
+    clock::time_point last_log{};
     for (;;) {
         // The connection lives on one I/O thread's context: its coroutines never run
         // concurrently and never migrate between threads.
@@ -142,8 +167,30 @@ asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {
         if (ec) {
             if (ec == asio::error::operation_aborted || !acceptor.is_open())
                 co_return;
-            spdlog::warn("accept failed: {}", ec.message());
+            if (!out_of_resources(ec)) {
+                spdlog::warn("accept failed: {}", ec.message());
+                continue;  // the peer gave up (ECONNABORTED, ...): nothing to wait for
+            }
+            ++failures;
+            ++failures_unlogged;
+            if (clock::now() - last_log >= kAcceptLogInterval) {
+                spdlog::warn(
+                    "accept failed: {} ({} time(s) since the last report, {} connection(s) "
+                    "open); retrying with back-off up to {} ms",
+                    ec.message(), failures_unlogged, tracker_.count(), kAcceptBackoffMax.count());
+                last_log = clock::now();
+                failures_unlogged = 0;
+            }
+            backoff_timer.expires_after(backoff);
+            co_await backoff_timer.async_wait(use_tuple);
+            backoff = std::min(backoff * 2, kAcceptBackoffMax);
             continue;
+        }
+        if (failures > 0) {
+            spdlog::info("accepting connections again after {} failed attempt(s)", failures);
+            failures = failures_unlogged = 0;
+            backoff = kAcceptBackoffMin;
+            last_log = {};
         }
         // The connection is built and started on its own thread, so that everything it
         // allocates (the Connection, its coroutine frames, buffers) comes from that thread's
