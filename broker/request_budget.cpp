@@ -37,6 +37,10 @@ bool RequestBudget::acquire_or_wait(size_t n, const void* owner, std::function<v
 }
 
 bool RequestBudget::cancel(const void* owner) {
+    // Every connection cancels when it goes: nobody queued (the usual case) costs no lock. A
+    // queued owner is counted in waiting_ from before it was pushed until it is removed.
+    if (waiting_.load() == 0)
+        return false;
     std::vector<std::function<void()>> granted;
     bool found = false;
     {
