@@ -12,6 +12,8 @@ Raw sockets (stdlib only), against the real binary; the broker's memory is read 
 - RequestBackpressureTest: 200 connections each send one 20 MiB Produce request at once with
   queued.max.request.bytes=256 MiB. Every request must succeed and the broker's peak RSS (VmHWM)
   must stay under the bound plus a margin (before: every request was buffered at once, ~4 GB).
+- RequestLargerThanTheBoundTest: 3 MiB requests with a 1 MiB bound are all served (one at a
+  time), none waits for ever.
 - DescriptorExhaustionTest: the broker runs with RLIMIT_NOFILE 64 (soft and hard). Connections
   are opened until accept fails; open connections must still be served, the log must not flood,
   the broker must not spin, and it must accept again once descriptors are freed.
@@ -73,6 +75,16 @@ def recv_response(sock, corr):
     if got != corr:
         raise AssertionError("correlation id %d, expected %d" % (got, corr))
     return data[4:]
+
+
+def create_topic(broker, topic):
+    """Metadata v4 with allow_auto_topic_creation (Produce does not create topics)."""
+    s = socket.create_connection(("127.0.0.1", broker.port), timeout=30)
+    try:
+        s.sendall(frame(3, 4, 1, struct.pack(">i", 1) + kstring(topic) + b"\x01"))
+        recv_response(s, 1)
+    finally:
+        s.close()
 
 
 API_VERSIONS_V0 = frame(18, 0, 7, b"", client_id="skiff-conn-memory")
@@ -238,10 +250,7 @@ class RequestBackpressureTest(unittest.TestCase):
         with skiff_harness.Broker(overrides, name="backpressure broker") as broker:
             pid = broker.proc.pid
             # The topic exists before the burst: the burst is about requests, not creation.
-            s = socket.create_connection(("127.0.0.1", broker.port), timeout=30)
-            s.sendall(frame(3, 4, 1, struct.pack(">i", 1) + kstring(topic) + b"\x01"))
-            recv_response(s, 1)
-            s.close()
+            create_topic(broker, topic)
 
             requests = []
             for i in range(self.CONNECTIONS):
@@ -315,6 +324,40 @@ class RequestBackpressureTest(unittest.TestCase):
                 c.close()
                 offset = struct.unpack(">q", resp[-8:])[0]
                 self.assertEqual(offset, self.CONNECTIONS // 4, "end offset of partition %d" % p)
+            broker.stop()
+
+
+class RequestLargerThanTheBoundTest(unittest.TestCase):
+    def test_requests_larger_than_the_bound_are_served(self):
+        """Each request is larger than queued.max.request.bytes: admitted one at a time, never stuck."""
+        overrides = {"queued.max.request.bytes": 1 * MIB, "socket.request.max.bytes": 8 * MIB,
+                     "message.max.bytes": 8 * MIB}
+        batch = big_record_batch(os.urandom(64 * KIB), 48, int(time.time() * 1000))  # 3 MiB
+        request = frame(0, 3, 5, kstring(None) + struct.pack(">hi", 1, 60000) + struct.pack(">i", 1)
+                        + kstring("oversized") + struct.pack(">ii", 1, 0) + kbytes(batch))
+        with skiff_harness.Broker(overrides, name="oversized broker") as broker:
+            create_topic(broker, "oversized")
+            results = []
+
+            def client():
+                try:
+                    c = socket.create_connection(("127.0.0.1", broker.port), timeout=60)
+                    try:
+                        api_versions(c)  # small requests pass between the large ones
+                        c.sendall(request)
+                        results.append(parse_produce_v3_response(recv_response(c, 5))[0][0][2])
+                        api_versions(c)
+                    finally:
+                        c.close()
+                except Exception as e:
+                    results.append(e)
+
+            threads = [threading.Thread(target=client) for _ in range(6)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+            self.assertEqual(results, [0] * 6)
             broker.stop()
 
 
