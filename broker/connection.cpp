@@ -2,15 +2,18 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sys/socket.h>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
+#include <cerrno>
 #include <cstring>
 
 #include "broker/broker.h"
 #include "broker/connection_tracker.h"
+#include "broker/request_budget.h"
 #include "broker/request_router.h"
 #include "broker/response_writer.h"
 #include "protocol/api_table.h"
@@ -22,7 +25,15 @@ namespace skiff::broker {
 namespace {
 
 constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
-constexpr size_t kInitialReadBuffer = 64 * 1024;
+// Read buffer of a connection that is receiving requests. Big enough for the requests clients
+// send all the time (ApiVersions, Metadata, Fetch, Heartbeat, OffsetCommit are well under 1 KiB)
+// and for several pipelined ones; a frame that does not fit gets a buffer of its own size. It was
+// 64 KiB, allocated for every connection up front and kept while idle: 10,000 idle connections
+// then took 700 MB.
+constexpr size_t kSmallReadBuffer = 4 * 1024;
+// An idle connection keeps at most this many spare response buffers, each at most this large.
+constexpr size_t kIdleSpares = 1;
+constexpr size_t kIdleSpareCapacity = 4 * 1024;
 // Responses queued but not yet written. Past this the read loop waits for the writer, which
 // bounds both memory and the number of requests in flight per connection.
 constexpr size_t kMaxQueuedResponses = 32;
@@ -54,19 +65,23 @@ void log_if_failed(const char* what, const std::string& peer, std::exception_ptr
 }  // namespace
 
 Connection::Connection(asio::ip::tcp::socket socket, Broker& broker, const RequestRouter& router,
-                       ConnectionTracker& tracker)
+                       ConnectionTracker& tracker, RequestBudget& budget)
     : socket_(std::move(socket)),
       broker_(broker),
       router_(router),
       tracker_(tracker),
+      budget_(budget),
       peer_(describe_peer(socket_)),
-      in_(kInitialReadBuffer),
       queue_signal_(socket_.get_executor()),
       space_signal_(socket_.get_executor()),
+      budget_signal_(socket_.get_executor()),
       idle_timer_(socket_.get_executor()),
       last_activity_(std::chrono::steady_clock::now()) {}
 
 Connection::~Connection() {
+    // A grant that arrived after the read loop stopped waiting is ours too: give everything back.
+    budget_.cancel(this);
+    release_reservation();
     tracker_.remove(this);
     spdlog::debug("connection {} closed", peer_);
 }
@@ -103,52 +118,152 @@ asio::awaitable<void> Connection::read_loop() {
     auto self = shared_from_this();
     const int32_t max_frame = broker_.config().socket_request_max_bytes;
     while (!stopping_ && !closed_) {
-        auto available = std::span<const std::byte>(in_.data() + begin_, end_ - begin_);
+        auto available = std::span<const std::byte>(in_.get() + begin_, end_ - begin_);
         auto frame = protocol::parse_frame(available, max_frame);
         if (frame.status == protocol::FrameParse::Status::error) {
             spdlog::warn("connection {}: {}; closing", peer_, frame.error);
             break;
         }
         if (frame.status == protocol::FrameParse::Status::complete) {
-            bool keep =
-                co_await process(available.subspan(4, static_cast<size_t>(frame.frame_size)));
-            begin_ += 4 + static_cast<size_t>(frame.frame_size);
-            if (begin_ == end_)
-                begin_ = end_ = 0;
+            const size_t total = 4 + static_cast<size_t>(frame.frame_size);
+            // A large frame was reserved when its size became known; a small one that arrived
+            // whole is reserved now, before it is handled.
+            if (reserved_ == 0 && !co_await reserve(total))
+                break;
+            bool keep = co_await process(available.subspan(4, total - 4));
+            consume(total);
+            release_reservation();
             if (!keep)
                 break;
             while (queue_.size() >= kMaxQueuedResponses && !closed_)
                 co_await wait_signal(space_signal_);
             continue;
         }
-        // Need more bytes. Make room for the whole frame once its size is known (parse_frame
-        // has already refused sizes over socket.request.max.bytes, so this cannot be abused).
-        size_t needed = 4;
-        if (available.size() >= 4) {
-            uint32_t size = 0;
-            for (int i = 0; i < 4; ++i)
-                size = (size << 8) | static_cast<uint8_t>(available[i]);
-            needed = 4 + size;
-        }
-        if (begin_ > 0 && in_.size() - begin_ < std::max(needed, kInitialReadBuffer / 2)) {
-            std::memmove(in_.data(), in_.data() + begin_, end_ - begin_);
+        // Need more bytes. parse_frame has refused sizes over socket.request.max.bytes already.
+        const size_t needed =
+            available.size() >= 4 ? 4 + static_cast<size_t>(frame.frame_size) : size_t{4};
+        if (needed > kSmallReadBuffer) {
+            // A large frame: its bytes count against queued.max.request.bytes before its buffer
+            // exists, so that many large requests at once wait here instead of allocating.
+            if (reserved_ == 0 && !co_await reserve(needed))
+                break;
+            if (in_capacity_ < needed) {
+                auto bigger = std::make_unique_for_overwrite<std::byte[]>(needed);
+                std::memcpy(bigger.get(), in_.get() + begin_, end_ - begin_);
+                in_ = std::move(bigger);
+                in_capacity_ = needed;
+                end_ -= begin_;
+                begin_ = 0;
+            }
+        } else if (in_capacity_ == 0) {
+            allocate_read_buffer(kSmallReadBuffer);
+        } else if (in_capacity_ - begin_ < needed) {
+            std::memmove(in_.get(), in_.get() + begin_, end_ - begin_);
             end_ -= begin_;
             begin_ = 0;
         }
-        if (in_.size() - begin_ < needed)
-            in_.resize(begin_ + needed);
-        auto [ec, n] = co_await socket_.async_read_some(
-            asio::buffer(in_.data() + end_, in_.size() - end_), use_tuple);
-        if (ec) {
-            if (ec != asio::error::eof && ec != asio::error::operation_aborted)
-                spdlog::debug("connection {}: read failed: {}", peer_, ec.message());
+        // recv(2) on the non-blocking socket; wait only when nothing is there, so that a busy
+        // connection never leaves the loop and an idle one can drop its buffer first.
+        ssize_t n = ::recv(socket_.native_handle(), in_.get() + end_, in_capacity_ - end_, 0);
+        if (n > 0) {
+            end_ += static_cast<size_t>(n);
+            last_activity_ = std::chrono::steady_clock::now();
+            continue;
+        }
+        if (n == 0)
+            break;  // EOF
+        if (errno == EINTR)
+            continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) {
+            spdlog::debug("connection {}: read failed: {}", peer_, std::strerror(errno));
             break;
         }
-        end_ += n;
-        last_activity_ = std::chrono::steady_clock::now();
+        if (begin_ == end_) {
+            // Idle: nothing buffered, nothing reserved. Keep no memory while waiting.
+            free_read_buffer();
+            trim_spares();
+        }
+        auto [ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+        if (ec) {
+            if (ec != asio::error::operation_aborted)
+                spdlog::debug("connection {}: read wait failed: {}", peer_, ec.message());
+            break;
+        }
     }
+    release_reservation();  // a large frame that never completed
+    free_read_buffer();
     reading_done_ = true;
     queue_signal_.cancel();
+}
+
+asio::awaitable<bool> Connection::reserve(size_t n) {
+    // The grant may come from any I/O thread (whichever finished a request): it is handed to this
+    // connection's own thread with a post, which is where reserved_ lives. Weak: a queued grant
+    // must not keep a dead connection alive; if the connection is gone, nobody else will give
+    // the bytes back, so the callback does.
+    auto on_grant = [weak = weak_from_this(), n, &budget = budget_] {
+        if (auto c = weak.lock()) {
+            auto ex = c->socket_.get_executor();
+            asio::post(ex, [c = std::move(c), n] {
+                c->reserved_ += n;
+                c->budget_signal_.cancel();
+            });
+        } else {
+            budget.release(n);
+        }
+    };
+    if (budget_.acquire_or_wait(n, this, std::move(on_grant))) {
+        reserved_ = n;
+        co_return true;
+    }
+    spdlog::debug("connection {}: waiting for {} bytes of queued.max.request.bytes ({} in use)",
+                  peer_, n, budget_.used());
+    while (reserved_ < n && !closed_)
+        co_await wait_signal(budget_signal_);
+    if (reserved_ >= n)
+        co_return true;
+    // Closed while waiting. If the grant was already made, its post adds to reserved_ and the
+    // destructor releases it.
+    budget_.cancel(this);
+    co_return false;
+}
+
+void Connection::release_reservation() {
+    if (reserved_ > 0) {
+        budget_.release(reserved_);
+        reserved_ = 0;
+    }
+}
+
+void Connection::allocate_read_buffer(size_t capacity) {
+    in_ = std::make_unique_for_overwrite<std::byte[]>(capacity);
+    in_capacity_ = capacity;
+    begin_ = end_ = 0;
+}
+
+void Connection::free_read_buffer() {
+    in_.reset();
+    in_capacity_ = 0;
+    begin_ = end_ = 0;
+}
+
+void Connection::consume(size_t n) {
+    begin_ += n;
+    if (begin_ < end_)
+        return;
+    begin_ = end_ = 0;
+    // A frame's own buffer goes as soon as the frame has been handled.
+    if (in_capacity_ > kSmallReadBuffer)
+        free_read_buffer();
+}
+
+void Connection::trim_spares() {
+    // Spare response buffers are there to avoid an allocation per request on a busy connection;
+    // an idle one keeps only a small one.
+    while (spare_.size() > kIdleSpares)
+        spare_.pop_back();
+    if (!spare_.empty() && spare_.back()->capacity() > kIdleSpareCapacity)
+        spare_.pop_back();
 }
 
 asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
@@ -277,7 +392,7 @@ void Connection::enqueue(std::unique_ptr<protocol::OutBuffer> response) {
 void Connection::recycle(std::unique_ptr<protocol::OutBuffer> buffer) {
     // A buffer that grew for one huge response is not kept: its memory would sit idle.
     constexpr size_t kKeepCapacity = 1 << 20;
-    if (spare_.size() < kMaxQueuedResponses && buffer->bytes().size() < kKeepCapacity) {
+    if (spare_.size() < kMaxQueuedResponses && buffer->capacity() < kKeepCapacity) {
         buffer->clear();
         spare_.push_back(std::move(buffer));
     }
@@ -292,6 +407,7 @@ void Connection::close_socket() {
     socket_.close(ec);
     queue_signal_.cancel();
     space_signal_.cancel();
+    budget_signal_.cancel();
     idle_timer_.cancel();
 }
 

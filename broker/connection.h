@@ -1,10 +1,16 @@
 // One client connection. Three coroutines run on the connection's I/O thread (see
 // io_threads.h), so none of them ever runs at the same time as another:
-//   read loop   reads pipelined request frames into one reusable buffer, handles them one at a
-//               time in arrival order (as Kafka does) and queues each response;
+//   read loop   reads pipelined request frames, handles them one at a time in arrival order (as
+//               Kafka does) and queues each response;
 //   write loop  writes queued responses strictly in order (memory + sendfile ranges);
 //   watchdog    closes the connection after connections.max.idle.ms without a request.
 // The response queue is bounded: a client that sends faster than it reads stops being read.
+//
+// Memory: an idle connection holds no read buffer (the read loop waits for readability, not for
+// bytes). While requests arrive it reads into a small buffer (kSmallReadBuffer); a frame that
+// does not fit gets a buffer of exactly its size, freed as soon as it has been handled. Every
+// request's bytes are reserved in the broker-wide RequestBudget (queued.max.request.bytes) from
+// the moment its size is known, before a large buffer is allocated, until it has been handled.
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -23,11 +29,12 @@ namespace skiff::broker {
 class Broker;
 class RequestRouter;
 class ConnectionTracker;
+class RequestBudget;
 
 class Connection : public std::enable_shared_from_this<Connection> {
   public:
     Connection(asio::ip::tcp::socket socket, Broker& broker, const RequestRouter& router,
-               ConnectionTracker& tracker);
+               ConnectionTracker& tracker, RequestBudget& budget);
     ~Connection();
 
     void start();
@@ -41,6 +48,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
     asio::awaitable<void> idle_watchdog();
     // Handles one complete request frame (without its size prefix). False: close the connection.
     asio::awaitable<bool> process(std::span<const std::byte> frame);
+    // Reserves n bytes of the request budget, waiting while it is spent. False: the connection
+    // closed while waiting.
+    asio::awaitable<bool> reserve(size_t n);
+    void release_reservation();
+    // Read buffer management (see the class comment).
+    void allocate_read_buffer(size_t capacity);
+    void free_read_buffer();
+    void consume(size_t n);
+    void trim_spares();
 
     std::unique_ptr<protocol::OutBuffer> take_buffer();
     void enqueue(std::unique_ptr<protocol::OutBuffer> response);
@@ -51,17 +67,22 @@ class Connection : public std::enable_shared_from_this<Connection> {
     Broker& broker_;
     const RequestRouter& router_;
     ConnectionTracker& tracker_;
+    RequestBudget& budget_;
     std::string peer_;
 
-    // Read buffer: bytes [begin_, end_) are received and not yet consumed.
-    std::vector<std::byte> in_;
+    // Read buffer: bytes [begin_, end_) of in_[0, in_capacity_) are received and not yet
+    // consumed. Not value-initialised: a 20 MiB frame buffer is written by recv, not zeroed first.
+    std::unique_ptr<std::byte[]> in_;
+    size_t in_capacity_ = 0;
     size_t begin_ = 0;
     size_t end_ = 0;
+    size_t reserved_ = 0;  // bytes of the request budget this connection holds
 
     std::deque<std::unique_ptr<protocol::OutBuffer>> queue_;
     std::vector<std::unique_ptr<protocol::OutBuffer>> spare_;  // reused: no allocation per request
     asio::steady_timer queue_signal_;  // timers used as condition variables (cancel = notify)
     asio::steady_timer space_signal_;
+    asio::steady_timer budget_signal_;
     asio::steady_timer idle_timer_;
     std::chrono::steady_clock::time_point last_activity_;
     bool reading_done_ = false;

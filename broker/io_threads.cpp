@@ -13,6 +13,8 @@ IoThreads::IoThreads(int count) {
         contexts_.push_back(std::make_unique<asio::io_context>(1));
         keep_running_.emplace_back(contexts_.back()->get_executor());
     }
+    acceptors_ = std::make_unique<asio::io_context>(1);
+    keep_running_.emplace_back(acceptors_->get_executor());
 }
 
 asio::io_context& IoThreads::next_for_connection() {
@@ -23,6 +25,7 @@ void IoThreads::run() {
     std::vector<std::thread> threads;
     for (size_t i = 1; i < contexts_.size(); ++i)
         threads.emplace_back([ctx = contexts_[i].get()] { ctx->run(); });
+    threads.emplace_back([ctx = acceptors_.get()] { ctx->run(); });
     contexts_.front()->run();
     for (auto& t : threads)
         t.join();
@@ -31,6 +34,7 @@ void IoThreads::run() {
 void IoThreads::stop() {
     for (auto& ctx : contexts_)
         ctx->stop();
+    acceptors_->stop();
 }
 
 }  // namespace skiff::broker

@@ -5,6 +5,8 @@
 
 #include <asio/awaitable.hpp>
 #include <asio/ip/tcp.hpp>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -14,6 +16,7 @@
 #include "broker/broker.h"
 #include "broker/connection_tracker.h"
 #include "broker/io_threads.h"
+#include "broker/request_budget.h"
 #include "broker/request_router.h"
 #include "config/broker_config.h"
 
@@ -33,6 +36,9 @@ class Server {
     asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor);
     asio::awaitable<void> shutdown_gracefully();
     void maintenance_loop();
+    // Gives memory that malloc keeps after a burst (many connections closed, large requests
+    // done) back to the OS. Called from the maintenance thread once a second.
+    void trim_heap_if_worthwhile();
     void stop_maintenance();
 
     // Declaration order is destruction order in reverse: the io_contexts go before the state
@@ -41,6 +47,7 @@ class Server {
     std::unique_ptr<Broker> broker_;
     RequestRouter router_;
     ConnectionTracker tracker_;
+    RequestBudget budget_;  // outlives the connections (destroyed with io_) that hold bytes of it
     IoThreads io_;
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;
 
@@ -49,6 +56,8 @@ class Server {
     std::condition_variable maintenance_cv_;
     bool maintenance_stop_ = false;
     bool shutting_down_ = false;
+    std::atomic<bool> accepting_{true};  // false once shutdown starts: accepted sockets are dropped
+    std::chrono::steady_clock::time_point last_trim_{};
 };
 
 }  // namespace skiff::broker

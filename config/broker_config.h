@@ -47,9 +47,14 @@ struct BrokerConfig {
     int64_t log_flush_interval_ms = INT64_MAX;  // INT64_MAX: never flush on a timer
     int32_t message_max_bytes = 1048588;
     int32_t socket_request_max_bytes = 104857600;
-    int32_t socket_send_buffer_bytes = -1;     // -1: the OS default (autotuned)
-    int32_t socket_receive_buffer_bytes = -1;  // -1: the OS default (autotuned)
-    int32_t num_network_threads = 3;  // the broker's I/O threads
+    // Kafka's default is -1 (unlimited). 256 MiB keeps a laptop or a small container safe from a
+    // burst of large produce requests (each buffered in full before it is handled) while still
+    // letting 256 maximum-size (message.max.bytes) batches, or two requests of the maximum
+    // socket.request.max.bytes, be in flight at once.
+    int64_t queued_max_request_bytes = 268435456;  // -1: unlimited
+    int32_t socket_send_buffer_bytes = -1;         // -1: the OS default (autotuned)
+    int32_t socket_receive_buffer_bytes = -1;      // -1: the OS default (autotuned)
+    int32_t num_network_threads = 3;               // the broker's I/O threads
     int32_t max_connections = INT32_MAX;
     int64_t connections_max_idle_ms = 600000;
     int64_t group_initial_rebalance_delay_ms = 3000;

@@ -116,6 +116,14 @@ std::vector<SettingDescriptor> make_table() {
          .default_value = "104857600",
          .doc = "Largest request the broker reads from a socket.",
          .member = &BC::socket_request_max_bytes, .min = 1},
+        {.key = "queued.max.request.bytes",
+         .default_value = "268435456",
+         .default_description = "268435456 (256 MiB)",
+         .doc = "Bytes of requests read but not yet answered, over all connections. Past it the "
+                "broker stops reading from sockets until responses drain; no request fails for "
+                "it, and one larger than the bound is served alone. -1 means no limit (Kafka's "
+                "default).",
+         .member = &BC::queued_max_request_bytes, .min = 1, .minus_one_is_unlimited = true},
         {.key = "socket.send.buffer.bytes",
          .default_value = "-1",
          .doc = "SO_SNDBUF of client connections; -1 leaves it to the OS (autotuned).",

@@ -35,6 +35,8 @@ class OutBuffer {
     // Memory plus every file range: what goes on the wire.
     int64_t total_size() const { return static_cast<int64_t>(memory_.size()) + file_bytes_; }
     size_t memory_size() const { return memory_.size(); }
+    // Memory held, used or not (a reused buffer keeps what its largest frame needed).
+    size_t capacity() const { return memory_.capacity(); }
 
     template <class T>
     void put_int(T value) {

@@ -390,6 +390,7 @@ TEST(LoadConfig, ExampleServerPropertiesMentionsEveryKey) {
                                   "log.flush.interval.ms",
                                   "message.max.bytes",
                                   "socket.request.max.bytes",
+                                  "queued.max.request.bytes",
                                   "num.network.threads",
                                   "max.connections",
                                   "connections.max.idle.ms",

@@ -44,9 +44,12 @@ class BrokerError(AssertionError):
 class Broker:
     """One skiff process plus its data directory. Restartable on the same data directory."""
 
-    def __init__(self, overrides=None, name="broker"):
+    def __init__(self, overrides=None, name="broker", preexec_fn=None):
         self.name = name
         self.overrides = dict(overrides or {})
+        # Runs in the child before exec (setpriv keeps it): e.g. resource.setrlimit for a test
+        # that needs the broker to run out of file descriptors.
+        self.preexec_fn = preexec_fn
         self.tmp = tempfile.mkdtemp(prefix="skiff-it-")
         self.data_dir = os.path.join(self.tmp, "data")
         self.proc = None
@@ -72,7 +75,7 @@ class Broker:
             args += ["--override", "%s=%s" % (k, v)]
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL)
+                                         stdin=subprocess.DEVNULL, preexec_fn=self.preexec_fn)
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             m = LISTEN_RE.search(self.log_text())
