@@ -3,8 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <sys/socket.h>
-#include <asio/co_spawn.hpp>
-#include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
@@ -16,10 +14,8 @@
 #include "broker/request_budget.h"
 #include "broker/request_router.h"
 #include "broker/response_writer.h"
-#include "protocol/api_table.h"
-#include "protocol/api_versions.h"
+#include "broker/spawn.h"
 #include "protocol/frame.h"
-#include "protocol/request_header.h"
 
 namespace skiff::broker {
 namespace {
@@ -49,17 +45,6 @@ std::string describe_peer(const asio::ip::tcp::socket& s) {
     if (ec)
         return "unknown peer";
     return ep.address().to_string() + ":" + std::to_string(ep.port());
-}
-
-// Detached coroutines must not lose their errors: log anything that escapes.
-void log_if_failed(const char* what, const std::string& peer, std::exception_ptr e) {
-    if (!e)
-        return;
-    try {
-        std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-        spdlog::error("connection {}: {} failed: {}", peer, what, ex.what());
-    }
 }
 
 }  // namespace
@@ -97,12 +82,10 @@ void Connection::start() {
         socket_.set_option(asio::socket_base::receive_buffer_size(bytes), ec);
     auto self = shared_from_this();
     auto ex = socket_.get_executor();
-    asio::co_spawn(ex, read_loop(),
-                   [self](std::exception_ptr e) { log_if_failed("read", self->peer_, e); });
-    asio::co_spawn(ex, write_loop(),
-                   [self](std::exception_ptr e) { log_if_failed("write", self->peer_, e); });
-    asio::co_spawn(ex, idle_watchdog(),
-                   [self](std::exception_ptr e) { log_if_failed("idle timer", self->peer_, e); });
+    // A failed loop only costs this connection: logged, and the others keep serving.
+    spawn(ex, read_loop(), "connection " + peer_ + ": read loop", {.keep_alive = self});
+    spawn(ex, write_loop(), "connection " + peer_ + ": write loop", {.keep_alive = self});
+    spawn(ex, idle_watchdog(), "connection " + peer_ + ": idle timer", {.keep_alive = self});
 }
 
 void Connection::begin_shutdown() {
@@ -267,57 +250,11 @@ void Connection::trim_spares() {
 }
 
 asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
-    auto decoded = protocol::decode_request_header(frame);
-    if (!decoded) {
-        spdlog::warn("connection {}: malformed request header: {}; closing", peer_,
-                     decoded.error().message);
-        co_return false;
-    }
-    const auto& header = decoded->header;
-    const auto* api = protocol::find_api(header.api_key);
-    const bool version_ok =
-        api && header.api_version >= api->min_version && header.api_version <= api->max_version;
     auto out = take_buffer();
-    if (!version_ok && header.api_key == static_cast<int16_t>(protocol::ApiKey::api_versions)) {
-        // Clients probe with their newest ApiVersions; the v0 answer with error 35 tells them
-        // which versions to retry with.
-        protocol::encode_api_versions_unsupported(header.correlation_id, *out);
-        enqueue(std::move(out));
-        co_return true;
-    }
-    if (!api) {
-        spdlog::warn("connection {}: unsupported API key {} (version {}); closing", peer_,
-                     header.api_key, header.api_version);
+    const auto result = co_await router_.dispatch(broker_, peer_, frame, *out);
+    if (result != RequestRouter::Result::respond) {
         recycle(std::move(out));
-        co_return false;
-    }
-    if (!version_ok) {
-        spdlog::warn("connection {}: {} version {} is not supported (supported {}-{}); closing",
-                     peer_, protocol::api_name(api->key), header.api_version, api->min_version,
-                     api->max_version);
-        recycle(std::move(out));
-        co_return false;
-    }
-    RequestContext ctx{broker_, header, peer_};
-    RouteOutcome outcome;
-    try {
-        outcome = co_await router_.find(header.api_key)(ctx, frame.subspan(decoded->body_offset),
-                                                        header.api_version, *out);
-    } catch (const std::exception& e) {
-        spdlog::error("connection {}: {} v{} failed: {}; closing", peer_,
-                      protocol::api_name(api->key), header.api_version, e.what());
-        co_return false;
-    }
-    if (outcome.decode_error) {
-        spdlog::warn("connection {}: malformed {} v{} request: {}; closing", peer_,
-                     protocol::api_name(api->key), header.api_version,
-                     outcome.decode_error->message);
-        recycle(std::move(out));
-        co_return false;
-    }
-    if (!outcome.respond) {
-        recycle(std::move(out));
-        co_return true;
+        co_return result == RequestRouter::Result::no_response;
     }
     // An empty queue means the write loop is idle: nothing is being written (it pops a response
     // only after writing it). A response held in memory (a produce answer, say) is then written

@@ -1,7 +1,12 @@
 #include "broker/request_router.h"
 
+#include <spdlog/spdlog.h>
+
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
+#include "protocol/api_versions.h"
 #include "protocol/protocol.h"
+#include "protocol/request_header.h"
 
 namespace skiff::broker {
 namespace {
@@ -37,6 +42,61 @@ RequestRouter::RequestRouter() {
     // Generated from the same list as the supported-API table, so every served API has a route.
     for (const auto& r : kRoutes)
         by_key_.at(static_cast<size_t>(r.key)) = r.handler;
+}
+
+asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(Broker& broker,
+                                                               const std::string& peer,
+                                                               std::span<const std::byte> frame,
+                                                               protocol::OutBuffer& out) const {
+    // A client looping on bad requests must not flood the log: one line per kind, then counts.
+    auto& log = LogThrottle::global();
+    auto decoded = protocol::decode_request_header(frame);
+    if (!decoded) {
+        log.log(spdlog::level::warn, "request:malformed-header",
+                "connection {}: malformed request header: {}; closing", peer,
+                decoded.error().message);
+        co_return Result::close;
+    }
+    const auto& header = decoded->header;
+    const auto* api = protocol::find_api(header.api_key);
+    const bool version_ok = api && api->supports(header.api_version);
+    if (!version_ok && header.api_key == static_cast<int16_t>(protocol::ApiKey::api_versions)) {
+        // Clients probe with their newest ApiVersions; the v0 answer with error 35 tells them
+        // which versions to retry with.
+        protocol::encode_api_versions_unsupported(header.correlation_id, out);
+        co_return Result::respond;
+    }
+    if (!api) {
+        log.log(spdlog::level::warn, "request:unsupported-api",
+                "connection {}: unsupported API key {} (version {}); closing", peer, header.api_key,
+                header.api_version);
+        co_return Result::close;
+    }
+    if (!version_ok) {
+        log.log(spdlog::level::warn, "request:unsupported-version",
+                "connection {}: {} version {} is not supported (supported {}-{}); closing", peer,
+                protocol::api_name(api->key), header.api_version, api->min_version,
+                api->max_version);
+        co_return Result::close;
+    }
+    RequestContext ctx{broker, header, peer};
+    RouteOutcome outcome;
+    try {
+        outcome = co_await find(header.api_key)(ctx, frame.subspan(decoded->body_offset),
+                                                header.api_version, out);
+    } catch (const std::exception& e) {
+        log.log(spdlog::level::err, "request:handler-failed",
+                "connection {}: {} v{} failed: {}; closing", peer, protocol::api_name(api->key),
+                header.api_version, e.what());
+        co_return Result::close;
+    }
+    if (outcome.decode_error) {
+        log.log(spdlog::level::warn, "request:malformed-body",
+                "connection {}: malformed {} v{} request: {}; closing", peer,
+                protocol::api_name(api->key), header.api_version, outcome.decode_error->message);
+        co_return Result::close;
+    }
+    co_return outcome.respond ? Result::respond : Result::no_response;
 }
 
 RequestRouter::Handler RequestRouter::find(int16_t api_key) const {

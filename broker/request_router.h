@@ -1,6 +1,7 @@
-// Routes a decoded request header to the handler of its API. The routes are checked against
-// protocol::supported_apis() when the router is built, so the APIs skiff advertises in
-// ApiVersions and the APIs it can dispatch are the same set by construction.
+// From a request frame to its response: decodes the request header, checks that skiff serves the
+// API at that version (answering an unsupported ApiVersions with the v0 fallback, as Kafka does),
+// and runs the API's handler, which encodes the response. The routes and the supported-version
+// table are generated from the same list (protocol/api_list.h). The connection only moves bytes.
 #pragma once
 
 #include <array>
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "broker/request_context.h"
 #include "protocol/api_table.h"
@@ -21,15 +23,28 @@ struct RouteOutcome {
     std::optional<protocol::DecodeError> decode_error;  // malformed body: close the connection
 };
 
+class Broker;
+
 class RequestRouter {
   public:
+    // What the connection does after dispatch().
+    enum class Result {
+        respond,      // `out` holds the response frame
+        no_response,  // the request gets none (acks=0 produce)
+        close,        // malformed, unsupported or failed (logged): close the connection
+    };
     using Handler = asio::awaitable<RouteOutcome> (*)(RequestContext&,
                                                       std::span<const std::byte> body,
                                                       int16_t version, protocol::OutBuffer& out);
 
     RequestRouter();
 
-    // nullptr when the key has no handler (then it is not in the supported table either).
+    // One whole request frame (without its size prefix) from `peer`.
+    asio::awaitable<Result> dispatch(Broker& broker, const std::string& peer,
+                                     std::span<const std::byte> frame,
+                                     protocol::OutBuffer& out) const;
+
+    // nullptr when skiff does not serve the key.
     Handler find(int16_t api_key) const;
 
   private:

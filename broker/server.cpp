@@ -3,8 +3,6 @@
 #include <malloc.h>
 #include <spdlog/spdlog.h>
 
-#include <asio/co_spawn.hpp>
-#include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
@@ -19,6 +17,7 @@
 #include "broker/cluster_identity.h"
 #include "broker/connection.h"
 #include "broker/log_throttle.h"
+#include "broker/spawn.h"
 
 namespace skiff::broker {
 namespace {
@@ -120,9 +119,18 @@ int Server::run() {
     // sendfile(2) to a socket the client already closed raises SIGPIPE (Asio's own writes use
     // MSG_NOSIGNAL, sendfile has no such flag): a departed client must not kill the broker.
     std::signal(SIGPIPE, SIG_IGN);
-    broker_->groups().start(io_.main().get_executor());  // session and rebalance timeouts
+    broker_->groups().start(io_.main().get_executor(), [this] {  // session and rebalance timeouts
+        spdlog::critical("group sessions no longer expire: stopping the broker");
+        failed_ = true;
+        io_.stop();
+    });
+    // Without accepting the broker is useless: a failed accept loop stops it, exit code 1.
     for (auto& acceptor : acceptors_)
-        asio::co_spawn(io_.acceptors(), accept_loop(*acceptor), asio::detached);
+        spawn(io_.acceptors(), accept_loop(*acceptor), "the accept loop", {.on_failure = [this] {
+                  spdlog::critical("no longer accepting connections: stopping the broker");
+                  failed_ = true;
+                  io_.stop();
+              }});
 
     asio::signal_set signals(io_.main(), SIGINT, SIGTERM);
     std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec,
@@ -135,7 +143,8 @@ int Server::run() {
         }
         shutting_down_ = true;
         spdlog::info("signal {} received: shutting down", signo);
-        asio::co_spawn(io_.main(), shutdown_gracefully(), asio::detached);
+        spawn(io_.main(), shutdown_gracefully(), "the graceful shutdown",
+              {.on_failure = [this] { io_.stop(); }});  // stop at once instead
         signals.async_wait(on_signal);
     };
     signals.async_wait(on_signal);
@@ -151,7 +160,7 @@ int Server::run() {
         return 1;
     }
     spdlog::info("shutdown complete");
-    return 0;
+    return failed_ ? 1 : 0;
 }
 
 asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {

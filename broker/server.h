@@ -56,6 +56,8 @@ class Server {
     std::condition_variable maintenance_cv_;
     bool maintenance_stop_ = false;
     bool shutting_down_ = false;
+    // An essential task failed (accepting, the group timers): run() returns 1. Set from any thread.
+    std::atomic<bool> failed_{false};
     std::atomic<bool> accepting_{true};  // false once shutdown starts: accepted sockets are dropped
     std::chrono::steady_clock::time_point last_trim_{};
 };

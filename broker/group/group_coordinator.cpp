@@ -3,14 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <asio/co_spawn.hpp>
-#include <asio/detached.hpp>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 #include <chrono>
 #include <cstdio>
 
+#include "broker/spawn.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker::group {
@@ -62,7 +61,7 @@ int64_t GroupCoordinator::steady_ms() {
         .count();
 }
 
-void GroupCoordinator::start(asio::any_io_executor executor) {
+void GroupCoordinator::start(asio::any_io_executor executor, std::function<void()> on_failure) {
     auto loop = [this, executor]() -> asio::awaitable<void> {
         asio::steady_timer timer(executor);
         for (;;) {
@@ -74,7 +73,8 @@ void GroupCoordinator::start(asio::any_io_executor executor) {
             tick();
         }
     };
-    asio::co_spawn(executor, loop, asio::detached);
+    // A tick that throws would stop session and rebalance expiry for good: stop the broker.
+    spawn(executor, loop, "the group coordinator's timer loop", {.on_failure = on_failure});
 }
 
 std::string GroupCoordinator::new_member_id(const std::string& client_id) {

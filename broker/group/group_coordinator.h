@@ -74,8 +74,9 @@ class GroupCoordinator {
 
     GroupCoordinator(CoordinatorConfig config, OffsetStore& offsets, Clock clock = {});
 
-    // Runs tick() every kTickMs on `executor` until its io_context stops.
-    void start(asio::any_io_executor executor);
+    // Runs tick() every kTickMs on `executor` until its io_context stops. If a tick throws, the
+    // error is logged and `on_failure` runs: without ticks sessions never expire.
+    void start(asio::any_io_executor executor, std::function<void()> on_failure = {});
     void tick();
 
     void join(const JoinParams& params, JoinCallback done);
