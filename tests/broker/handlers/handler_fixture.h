@@ -141,6 +141,10 @@ class HandlerTest : public ::testing::Test {
         return *broker_;
     }
 
+    // Drops the Broker (as a stopped process would) and builds a new one over the same log dir
+    // on next use: what was acknowledged must still be there.
+    void restart() { broker_.reset(); }
+
     // Creates a topic directly through the registry (not through the CreateTopics handler).
     void create_topic(const std::string& name, int32_t partitions = 1,
                       const TopicOverrides& overrides = {}) {
@@ -240,8 +244,10 @@ class GroupHandlerTest : public HandlerTest {
                                                    const std::string& protocol = "range") {
         protocol::JoinGroupRequest req;
         req.group_id = group;
-        req.session_timeout_ms = 10000;
-        req.rebalance_timeout_ms = 10000;
+        // Short, so that a join the coordinator never answers fails the test in ~20 s rather
+        // than hanging (group_wait.h gives up after 2 x rebalance + session + 10 s).
+        req.session_timeout_ms = 6000;
+        req.rebalance_timeout_ms = 2000;
         req.member_id = member_id;
         req.protocol_type = "consumer";
         req.protocols.push_back({protocol, bytes_of("meta-" + protocol)});

@@ -128,6 +128,14 @@ TEST_F(MetadataTest, InvalidTopicNameIsInvalidTopicException) {
     EXPECT_EQ(broker().topics().list().size(), 1u);  // only the internal topic
 }
 
+TEST_F(MetadataTest, InvalidTopicNameWithoutAutoCreation) {
+    config.auto_create_topics_enable = false;
+    auto resp = run(handle_metadata, named({"bad name", "fine"}), kLatest);
+    ASSERT_EQ(resp.topics.size(), 2u);
+    EXPECT_EQ(resp.topics[0].error_code, ErrorCode::invalid_topic_exception);
+    EXPECT_EQ(resp.topics[1].error_code, ErrorCode::unknown_topic_or_partition);
+}
+
 TEST_F(MetadataTest, LookupByTopicIdIsUnknownTopicId) {
     MetadataRequest req;
     req.topics.emplace();

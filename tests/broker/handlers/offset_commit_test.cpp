@@ -155,6 +155,16 @@ TEST_F(OffsetCommitTest, FetchingEveryCommittedPartition) {
     EXPECT_EQ(resp.topics[1].partitions[0].committed_offset, 20);
 }
 
+TEST_F(OffsetCommitTest, CommitsSurviveARestart) {
+    create_topic("t");
+    commit("g", {{"t", 0, 42, "meta", 3}});
+    restart();
+    auto p = fetch("g", "t", 0);
+    EXPECT_EQ(p.committed_offset, 42);
+    EXPECT_EQ(p.committed_leader_epoch, 3);
+    EXPECT_EQ(p.metadata, "meta");
+}
+
 TEST_F(OffsetCommitTest, EverySupportedVersionRoundTrips) {
     create_topic("t");
     for (int16_t v = 0; v <= kCommitLatest; ++v) {

@@ -156,6 +156,22 @@ TEST_F(ProduceTest, TruncatedOrMissingRecordsAreCorruptMessage) {
     EXPECT_EQ(high_watermark("t"), 0);
 }
 
+TEST_F(ProduceTest, EmptyRecordsAreCorruptMessage) {
+    create_topic("t");
+    // Zero bytes (not null) at v3+: skiff answers CORRUPT_MESSAGE where Kafka answers
+    // INVALID_RECORD ("must have at least one record batch").
+    EXPECT_EQ(produce("t", 0, {}).error_code, ErrorCode::corrupt_message);
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, PreV2MessageFormatIsUnsupportedForMessageFormat) {
+    create_topic("t");
+    auto batch = make_batch(1);
+    batch[protocol::kBatchMagicOffset] = std::byte{1};
+    EXPECT_EQ(produce("t", 0, batch).error_code, ErrorCode::unsupported_for_message_format);
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
 TEST_F(ProduceTest, BatchOverTopicMaxMessageBytesIsMessageTooLarge) {
     auto small = make_batch(1);
     auto big = make_batch(20);
@@ -241,6 +257,42 @@ TEST_F(ProduceTest, IdempotentRetryIsAcknowledgedWithTheOriginalOffset) {
     EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code,
               ErrorCode::out_of_order_sequence_number);
     EXPECT_EQ(high_watermark("t"), 7);
+}
+
+TEST_F(ProduceTest, AnOlderProducerEpochIsRefused) {
+    create_topic("t");
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 1;
+    spec.base_sequence = 0;
+    ASSERT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::none);
+    spec.producer_epoch = 0;
+    spec.base_sequence = 1;
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::invalid_producer_epoch);
+    // A new epoch starts again at sequence 0.
+    spec.producer_epoch = 2;
+    spec.base_sequence = 0;
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::none);
+    EXPECT_EQ(high_watermark("t"), 2);
+}
+
+TEST_F(ProduceTest, AcknowledgedRecordsAndIssuedIdsSurviveARestart) {
+    create_topic("t");
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    auto batch = make_batch(2, spec);
+    ASSERT_EQ(produce("t", 0, batch).base_offset, 0);
+    restart();
+    EXPECT_EQ(high_watermark("t"), 2);
+    // The retry after the restart is still recognised as a duplicate.
+    auto retry = produce("t", 0, batch);
+    EXPECT_EQ(retry.error_code, ErrorCode::none);
+    EXPECT_EQ(retry.base_offset, 0);
+    EXPECT_EQ(high_watermark("t"), 2);
+    // A new producer never gets the old id.
+    EXPECT_GT(new_producer_id(), spec.producer_id);
 }
 
 TEST_F(ProduceTest, TransactionalBatchIsRefused) {
