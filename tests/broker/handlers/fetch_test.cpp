@@ -1,0 +1,242 @@
+// Fetch: records come back as file ranges of whole batches, with the high watermark, last stable
+// offset and log start offset; OFFSET_OUT_OF_RANGE below the log start and beyond the end; the
+// response and partition byte limits (KIP-74: the first batch is returned whole even when it is
+// larger); long polls that time out or are woken by a produce.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "handler_fixture.h"
+#include "protocol/fetch.h"
+#include "protocol/produce.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::FetchRequest;
+using protocol::FetchResponse;
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+
+constexpr int16_t kLatest = 12;
+
+struct PartitionAsk {
+    int32_t partition = 0;
+    int64_t offset = 0;
+    int32_t max_bytes = 1 << 20;
+};
+
+FetchRequest request_for(const std::string& topic, std::vector<PartitionAsk> asks,
+                         int32_t max_wait_ms = 0, int32_t min_bytes = 0,
+                         int32_t max_bytes = 50 << 20) {
+    FetchRequest req;
+    req.max_wait_ms = max_wait_ms;
+    req.min_bytes = min_bytes;
+    req.max_bytes = max_bytes;
+    protocol::FetchTopic t;
+    t.topic = topic;
+    for (const auto& a : asks) {
+        protocol::FetchPartition p;
+        p.partition = a.partition;
+        p.fetch_offset = a.offset;
+        p.partition_max_bytes = a.max_bytes;
+        t.partitions.push_back(p);
+    }
+    req.topics.push_back(std::move(t));
+    return req;
+}
+
+std::vector<int64_t> base_offsets(const protocol::PartitionData& p) {
+    std::vector<int64_t> out;
+    for (const auto& h : batches_in(p.records))
+        out.push_back(h.base_offset);
+    return out;
+}
+
+class FetchTest : public HandlerTest {
+  protected:
+    void produce(const std::string& topic, int32_t partition, int records) {
+        auto batch = make_batch(records);
+        protocol::ProduceRequest req;
+        req.acks = -1;
+        req.topic_data.push_back({topic, {{partition, std::span<const std::byte>(batch)}}});
+        auto resp = run(handle_produce, req, 9);
+        ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
+    }
+    protocol::PartitionData fetch_one(const std::string& topic, PartitionAsk ask,
+                                      int16_t version = kLatest) {
+        auto resp = run(handle_fetch, request_for(topic, {ask}), version);
+        EXPECT_EQ(resp.error_code, ErrorCode::none);
+        if (resp.responses.size() != 1 || resp.responses[0].partitions.size() != 1)
+            throw std::runtime_error("expected one topic with one partition");
+        return resp.responses[0].partitions[0];
+    }
+    // Offsets 0-1, 2-4 and 5 in three batches.
+    void three_batches(const std::string& topic) {
+        create_topic(topic);
+        produce(topic, 0, 2);
+        produce(topic, 0, 3);
+        produce(topic, 0, 1);
+    }
+};
+
+TEST_F(FetchTest, ReturnsWholeBatchesFromTheOffsetAsFileRanges) {
+    three_batches("t");
+    auto p = fetch_one("t", {0, 0});
+    EXPECT_EQ(p.error_code, ErrorCode::none);
+    EXPECT_EQ(p.partition_index, 0);
+    EXPECT_EQ(p.high_watermark, 6);
+    EXPECT_EQ(p.last_stable_offset, 6);
+    EXPECT_EQ(p.log_start_offset, 0);
+    EXPECT_EQ(p.preferred_read_replica, -1);
+    EXPECT_FALSE(p.aborted_transactions.has_value());
+    EXPECT_TRUE(p.records.inline_bytes.empty());  // zero copy: only file ranges
+    EXPECT_FALSE(p.records.file_ranges.empty());
+    EXPECT_EQ(base_offsets(p), (std::vector<int64_t>{0, 2, 5}));
+
+    EXPECT_EQ(base_offsets(fetch_one("t", {0, 2})), (std::vector<int64_t>{2, 5}));
+    // An offset inside a batch returns that whole batch; the client skips what it did not ask for.
+    EXPECT_EQ(base_offsets(fetch_one("t", {0, 3})), (std::vector<int64_t>{2, 5}));
+    EXPECT_EQ(base_offsets(fetch_one("t", {0, 5})), (std::vector<int64_t>{5}));
+}
+
+TEST_F(FetchTest, AtTheHighWatermarkIsEmptyWithoutError) {
+    three_batches("t");
+    auto p = fetch_one("t", {0, 6});
+    EXPECT_EQ(p.error_code, ErrorCode::none);
+    EXPECT_EQ(p.high_watermark, 6);
+    EXPECT_EQ(p.records.size_bytes(), 0);
+
+    create_topic("empty");
+    auto e = fetch_one("empty", {0, 0});
+    EXPECT_EQ(e.error_code, ErrorCode::none);
+    EXPECT_EQ(e.high_watermark, 0);
+    EXPECT_EQ(e.log_start_offset, 0);
+    EXPECT_EQ(e.records.size_bytes(), 0);
+}
+
+TEST_F(FetchTest, BeyondTheEndIsOffsetOutOfRange) {
+    three_batches("t");
+    auto p = fetch_one("t", {0, 7});
+    EXPECT_EQ(p.error_code, ErrorCode::offset_out_of_range);
+    // The client resets from these.
+    EXPECT_EQ(p.high_watermark, 6);
+    EXPECT_EQ(p.log_start_offset, 0);
+    EXPECT_EQ(p.records.size_bytes(), 0);
+    EXPECT_EQ(fetch_one("t", {0, -1}).error_code, ErrorCode::offset_out_of_range);
+}
+
+TEST_F(FetchTest, BelowTheLogStartIsOffsetOutOfRange) {
+    // One batch per segment, and retention keeps only the active segment.
+    create_topic("t", 1, {{"segment.bytes", "100"}, {"retention.bytes", "1"}});
+    produce("t", 0, 2);
+    produce("t", 0, 2);
+    produce("t", 0, 2);
+    broker().logs().run_retention();
+    const int64_t log_start = broker().logs().get({"t", 0})->log_start_offset();
+    ASSERT_EQ(log_start, 4);
+
+    auto p = fetch_one("t", {0, 0});
+    EXPECT_EQ(p.error_code, ErrorCode::offset_out_of_range);
+    EXPECT_EQ(p.log_start_offset, 4);
+    EXPECT_EQ(p.high_watermark, 6);
+
+    auto ok = fetch_one("t", {0, 4});
+    EXPECT_EQ(ok.error_code, ErrorCode::none);
+    EXPECT_EQ(ok.log_start_offset, 4);
+    EXPECT_EQ(base_offsets(ok), (std::vector<int64_t>{4}));
+}
+
+TEST_F(FetchTest, UnknownTopicOrPartition) {
+    create_topic("t", 1);
+    for (auto [topic, partition] : {std::pair<std::string, int32_t>{"missing", 0}, {"t", 1}}) {
+        auto p = fetch_one(topic, {partition, 0});
+        EXPECT_EQ(p.error_code, ErrorCode::unknown_topic_or_partition) << topic << partition;
+        EXPECT_EQ(p.high_watermark, -1);
+        EXPECT_EQ(p.log_start_offset, -1);
+    }
+}
+
+TEST_F(FetchTest, PartitionMaxBytesStopsAtWholeBatchesButReturnsTheFirstOneWhole) {
+    three_batches("t");
+    auto all = fetch_one("t", {0, 0});
+    auto sizes = batches_in(all.records);
+    ASSERT_EQ(sizes.size(), 3u);
+    const auto first = static_cast<int32_t>(sizes[0].size_bytes());
+    const auto second = static_cast<int32_t>(sizes[1].size_bytes());
+
+    // Smaller than one batch: the first batch anyway (KIP-74), nothing more.
+    EXPECT_EQ(base_offsets(fetch_one("t", {0, 0, 1})), (std::vector<int64_t>{0}));
+    // Room for two batches and a bit: exactly two, never a partial third.
+    EXPECT_EQ(base_offsets(fetch_one("t", {0, 0, first + second + 10})),
+              (std::vector<int64_t>{0, 2}));
+}
+
+TEST_F(FetchTest, ResponseMaxBytesIsSharedAcrossPartitions) {
+    create_topic("t", 2);
+    produce("t", 0, 2);
+    produce("t", 1, 2);
+    auto resp =
+        run(handle_fetch, request_for("t", {{0, 0}, {1, 0}}, 0, 0, /*max_bytes=*/1), kLatest);
+    ASSERT_EQ(resp.responses.size(), 1u);
+    ASSERT_EQ(resp.responses[0].partitions.size(), 2u);
+    const auto& p0 = resp.responses[0].partitions[0];
+    const auto& p1 = resp.responses[0].partitions[1];
+    // The first partition with data gets its first batch whole; the budget is then spent.
+    EXPECT_EQ(base_offsets(p0), (std::vector<int64_t>{0}));
+    EXPECT_EQ(p1.error_code, ErrorCode::none);
+    EXPECT_EQ(p1.high_watermark, 2);
+    EXPECT_EQ(p1.records.size_bytes(), 0);
+}
+
+TEST_F(FetchTest, LongPollWithoutDataReturnsEmptyAfterMaxWait) {
+    create_topic("t");
+    const auto started = steady_clock::now();
+    auto resp = run(handle_fetch, request_for("t", {{0, 0}}, /*max_wait_ms=*/150, /*min_bytes=*/1),
+                    kLatest);
+    const auto waited = steady_clock::now() - started;
+    EXPECT_GE(waited, milliseconds(140));
+    EXPECT_LT(waited, milliseconds(5000));
+    const auto& p = resp.responses[0].partitions[0];
+    EXPECT_EQ(p.error_code, ErrorCode::none);
+    EXPECT_EQ(p.records.size_bytes(), 0);
+}
+
+TEST_F(FetchTest, LongPollIsWokenByAProduce) {
+    create_topic("t");
+    const auto started = steady_clock::now();
+    auto fetch = start(handle_fetch,
+                       request_for("t", {{0, 0}}, /*max_wait_ms=*/10000, /*min_bytes=*/1), kLatest);
+    auto batch = make_batch(3);
+    protocol::ProduceRequest produce_req;
+    produce_req.acks = 1;
+    produce_req.topic_data.push_back({"t", {{0, std::span<const std::byte>(batch)}}});
+    auto produced = start(handle_produce, produce_req, 9);
+    drive();
+    EXPECT_LT(steady_clock::now() - started, milliseconds(5000));
+    ASSERT_TRUE(produced->response);
+    ASSERT_TRUE(fetch->response);
+    const auto& p = fetch->response->responses[0].partitions[0];
+    EXPECT_EQ(p.error_code, ErrorCode::none);
+    EXPECT_EQ(p.high_watermark, 3);
+    EXPECT_EQ(base_offsets(p), (std::vector<int64_t>{0}));
+}
+
+TEST_F(FetchTest, AnErrorIsAnsweredAtOnceWithoutWaiting) {
+    const auto started = steady_clock::now();
+    auto resp = run(handle_fetch, request_for("missing", {{0, 0}}, 10000, 1), kLatest);
+    EXPECT_LT(steady_clock::now() - started, milliseconds(5000));
+    EXPECT_EQ(resp.responses[0].partitions[0].error_code, ErrorCode::unknown_topic_or_partition);
+}
+
+TEST_F(FetchTest, EverySupportedVersion) {
+    three_batches("t");
+    for (int16_t v = 4; v <= kLatest; ++v) {
+        auto p = fetch_one("t", {0, 2}, v);
+        EXPECT_EQ(p.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(base_offsets(p), (std::vector<int64_t>{2, 5})) << "v" << v;
+    }
+}
+
+}  // namespace
+}  // namespace skiff::broker::test

@@ -1,0 +1,58 @@
+// FindCoordinator: this broker coordinates every group; there is no transaction coordinator.
+#include <gtest/gtest.h>
+
+#include "handler_fixture.h"
+#include "protocol/find_coordinator.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::FindCoordinatorRequest;
+
+using FindCoordinatorTest = HandlerTest;
+
+TEST_F(FindCoordinatorTest, ThisBrokerForAGroupBeforeV4) {
+    for (int16_t v = 0; v <= 3; ++v) {
+        FindCoordinatorRequest req;
+        req.key = "g";
+        auto r = run(handle_find_coordinator, req, v);
+        EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(r.node_id, 1) << "v" << v;
+        EXPECT_EQ(r.host, "127.0.0.1") << "v" << v;
+        EXPECT_EQ(r.port, 9092) << "v" << v;
+        EXPECT_TRUE(r.coordinators.empty());
+    }
+}
+
+TEST_F(FindCoordinatorTest, OneAnswerPerKeyFromV4) {
+    FindCoordinatorRequest req;
+    req.coordinator_keys = {"g1", "g2"};
+    auto r = run(handle_find_coordinator, req, 4);
+    ASSERT_EQ(r.coordinators.size(), 2u);
+    for (size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(r.coordinators[i].key, req.coordinator_keys[i]);
+        EXPECT_EQ(r.coordinators[i].error_code, ErrorCode::none);
+        EXPECT_EQ(r.coordinators[i].node_id, 1);
+        EXPECT_EQ(r.coordinators[i].host, "127.0.0.1");
+        EXPECT_EQ(r.coordinators[i].port, 9092);
+    }
+}
+
+TEST_F(FindCoordinatorTest, NoTransactionCoordinator) {
+    FindCoordinatorRequest req;
+    req.key = "tx";
+    req.key_type = protocol::kCoordinatorKeyTransaction;
+    auto r = run(handle_find_coordinator, req, 3);
+    EXPECT_EQ(r.error_code, ErrorCode::coordinator_not_available);
+    EXPECT_EQ(r.node_id, -1);
+    EXPECT_EQ(r.port, -1);
+
+    req.coordinator_keys = {"tx"};
+    auto v4 = run(handle_find_coordinator, req, 4);
+    ASSERT_EQ(v4.coordinators.size(), 1u);
+    EXPECT_EQ(v4.coordinators[0].error_code, ErrorCode::coordinator_not_available);
+    EXPECT_EQ(v4.coordinators[0].node_id, -1);
+}
+
+}  // namespace
+}  // namespace skiff::broker::test

@@ -1,0 +1,85 @@
+// InitProducerId: every non-transactional request gets a fresh producer id with epoch 0, even
+// when it names an id and epoch (v3+, KIP-360); transactional ids are refused.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "handler_fixture.h"
+#include "protocol/init_producer_id.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::InitProducerIdRequest;
+
+constexpr int16_t kLatest = 4;
+
+using InitProducerIdTest = HandlerTest;
+
+TEST_F(InitProducerIdTest, AFreshIdWithEpochZeroEveryTime) {
+    std::set<int64_t> ids;
+    for (int i = 0; i < 3; ++i) {
+        auto r = run(handle_init_producer_id, InitProducerIdRequest{}, kLatest);
+        EXPECT_EQ(r.error_code, ErrorCode::none);
+        EXPECT_GE(r.producer_id, 0);
+        EXPECT_EQ(r.producer_epoch, 0);
+        EXPECT_TRUE(broker().producer_ids().issued(r.producer_id));
+        ids.insert(r.producer_id);
+    }
+    EXPECT_EQ(ids.size(), 3u);
+}
+
+TEST_F(InitProducerIdTest, AnIdAndEpochInTheRequestAreNotHonoured) {
+    auto first = run(handle_init_producer_id, InitProducerIdRequest{}, kLatest);
+    ASSERT_EQ(first.error_code, ErrorCode::none);
+    for (int16_t v : {int16_t{3}, int16_t{4}}) {
+        for (auto [id, epoch] :
+             {std::pair<int64_t, int16_t>{0, 0}, {first.producer_id, 0}, {first.producer_id, 5}}) {
+            InitProducerIdRequest req;
+            req.producer_id = id;
+            req.producer_epoch = epoch;
+            auto r = run(handle_init_producer_id, req, v);
+            EXPECT_EQ(r.error_code, ErrorCode::none);
+            EXPECT_NE(r.producer_id, first.producer_id) << "v" << v << " id " << id;
+            EXPECT_NE(r.producer_id, id) << "v" << v;
+            EXPECT_EQ(r.producer_epoch, 0) << "v" << v << " epoch " << epoch;
+        }
+    }
+}
+
+TEST_F(InitProducerIdTest, ATransactionalIdIsRefused) {
+    InitProducerIdRequest req;
+    req.transactional_id = "tx-1";
+    req.transaction_timeout_ms = 60000;
+    auto r = run(handle_init_producer_id, req, kLatest);
+    EXPECT_EQ(r.error_code, ErrorCode::transactional_id_authorization_failed);
+    EXPECT_EQ(r.producer_id, -1);
+    EXPECT_EQ(r.producer_epoch, -1);
+}
+
+TEST_F(InitProducerIdTest, AnEmptyTransactionalIdCountsAsNone) {
+    InitProducerIdRequest req;
+    req.transactional_id = "";
+    auto r = run(handle_init_producer_id, req, kLatest);
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_GE(r.producer_id, 0);
+}
+
+TEST_F(InitProducerIdTest, IdsAreNotReusedAfterARestartOfTheAllocator) {
+    auto before = run(handle_init_producer_id, InitProducerIdRequest{}, kLatest);
+    // A second allocator over the same log dir (what a restarted broker would build).
+    ProducerIdAllocator restarted(broker().logs().log_dir());
+    EXPECT_TRUE(restarted.issued(before.producer_id));
+    EXPECT_GT(restarted.next(), before.producer_id);
+}
+
+TEST_F(InitProducerIdTest, EverySupportedVersion) {
+    for (int16_t v = 0; v <= kLatest; ++v) {
+        auto r = run(handle_init_producer_id, InitProducerIdRequest{}, v);
+        EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(r.producer_epoch, 0) << "v" << v;
+    }
+}
+
+}  // namespace
+}  // namespace skiff::broker::test

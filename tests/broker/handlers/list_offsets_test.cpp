@@ -1,0 +1,141 @@
+// ListOffsets: earliest (-2), latest (-1), the first offset at or after a timestamp, the max
+// timestamp (-3, v7) and unknown partitions.
+#include <gtest/gtest.h>
+
+#include "handler_fixture.h"
+#include "protocol/list_offsets.h"
+#include "protocol/produce.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::ListOffsetsPartitionResponse;
+using protocol::ListOffsetsRequest;
+
+constexpr int16_t kLatest = 7;
+
+class ListOffsetsTest : public HandlerTest {
+  protected:
+    void produce(const std::string& topic, int records, int64_t base_timestamp) {
+        protocol::BatchSpec spec;
+        spec.base_timestamp = base_timestamp;
+        auto batch = make_batch(records, spec);  // record i at base_timestamp + i
+        protocol::ProduceRequest req;
+        req.acks = -1;
+        req.topic_data.push_back({topic, {{0, std::span<const std::byte>(batch)}}});
+        auto resp = run(handle_produce, req, 9);
+        ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
+    }
+    ListOffsetsPartitionResponse list(const std::string& topic, int32_t partition,
+                                      int64_t timestamp, int16_t version = kLatest) {
+        ListOffsetsRequest req;
+        req.topics.push_back({topic, {{partition, -1, timestamp, 1}}});
+        auto resp = run(handle_list_offsets, req, version);
+        if (resp.topics.size() != 1 || resp.topics[0].partitions.size() != 1)
+            throw std::runtime_error("expected one topic with one partition");
+        EXPECT_EQ(resp.topics[0].name, topic);
+        EXPECT_EQ(resp.topics[0].partitions[0].partition_index, partition);
+        return resp.topics[0].partitions[0];
+    }
+    // Offsets 0-1 at 1000-1001, 2-4 at 2000-2002, 5 at 1500 (timestamps need not grow).
+    void three_batches() {
+        create_topic("t");
+        produce("t", 2, 1000);
+        produce("t", 3, 2000);
+        produce("t", 1, 1500);
+    }
+};
+
+TEST_F(ListOffsetsTest, EarliestAndLatest) {
+    three_batches();
+    auto earliest = list("t", 0, protocol::kListOffsetsEarliest);
+    EXPECT_EQ(earliest.error_code, ErrorCode::none);
+    EXPECT_EQ(earliest.offset, 0);
+    EXPECT_EQ(earliest.timestamp, -1);
+    auto latest = list("t", 0, protocol::kListOffsetsLatest);
+    EXPECT_EQ(latest.error_code, ErrorCode::none);
+    EXPECT_EQ(latest.offset, 6);
+    EXPECT_EQ(latest.timestamp, -1);
+}
+
+TEST_F(ListOffsetsTest, EmptyPartition) {
+    create_topic("t");
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsEarliest).offset, 0);
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsLatest).offset, 0);
+    auto by_time = list("t", 0, 0);
+    EXPECT_EQ(by_time.error_code, ErrorCode::none);
+    EXPECT_EQ(by_time.offset, -1);
+    auto max = list("t", 0, protocol::kListOffsetsMaxTimestamp);
+    EXPECT_EQ(max.error_code, ErrorCode::none);
+    EXPECT_EQ(max.offset, -1);
+    EXPECT_EQ(max.timestamp, -1);
+}
+
+TEST_F(ListOffsetsTest, EarliestFollowsTheLogStartAfterRetention) {
+    create_topic("t", 1, {{"segment.bytes", "100"}, {"retention.bytes", "1"}});
+    produce("t", 2, 1000);
+    produce("t", 2, 1000);
+    broker().logs().run_retention();
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsEarliest).offset, 2);
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsLatest).offset, 4);
+}
+
+TEST_F(ListOffsetsTest, ByTimestampFindsTheFirstRecordAtOrAfterIt) {
+    three_batches();
+    auto exact = list("t", 0, 1000);
+    EXPECT_EQ(exact.error_code, ErrorCode::none);
+    EXPECT_EQ(exact.offset, 0);
+    EXPECT_EQ(exact.timestamp, 1000);
+
+    auto within_batch = list("t", 0, 1001);
+    EXPECT_EQ(within_batch.offset, 1);
+    EXPECT_EQ(within_batch.timestamp, 1001);
+
+    auto between = list("t", 0, 1900);
+    EXPECT_EQ(between.offset, 2);
+    EXPECT_EQ(between.timestamp, 2000);
+
+    // 1500 is at offset 5, but offset 2 (2000) comes first in the log.
+    auto out_of_order = list("t", 0, 1500);
+    EXPECT_EQ(out_of_order.offset, 2);
+    EXPECT_EQ(out_of_order.timestamp, 2000);
+
+    auto before_all = list("t", 0, 1);
+    EXPECT_EQ(before_all.offset, 0);
+    EXPECT_EQ(before_all.timestamp, 1000);
+
+    auto after_all = list("t", 0, 5000);
+    EXPECT_EQ(after_all.error_code, ErrorCode::none);
+    EXPECT_EQ(after_all.offset, -1);
+    EXPECT_EQ(after_all.timestamp, -1);
+}
+
+TEST_F(ListOffsetsTest, MaxTimestamp) {
+    three_batches();
+    auto max = list("t", 0, protocol::kListOffsetsMaxTimestamp);
+    EXPECT_EQ(max.error_code, ErrorCode::none);
+    EXPECT_EQ(max.timestamp, 2002);
+    EXPECT_EQ(max.offset, 4);
+}
+
+TEST_F(ListOffsetsTest, UnknownTopicOrPartition) {
+    create_topic("t", 1);
+    for (auto [topic, partition] : {std::pair<std::string, int32_t>{"missing", 0}, {"t", 1}}) {
+        auto r = list(topic, partition, protocol::kListOffsetsLatest);
+        EXPECT_EQ(r.error_code, ErrorCode::unknown_topic_or_partition) << topic << partition;
+        EXPECT_EQ(r.offset, -1);
+        EXPECT_EQ(r.timestamp, -1);
+    }
+}
+
+TEST_F(ListOffsetsTest, EverySupportedVersion) {
+    three_batches();
+    for (int16_t v = 1; v <= kLatest; ++v) {
+        EXPECT_EQ(list("t", 0, protocol::kListOffsetsLatest, v).offset, 6) << "v" << v;
+        EXPECT_EQ(list("t", 0, protocol::kListOffsetsEarliest, v).offset, 0) << "v" << v;
+        EXPECT_EQ(list("t", 0, 1900, v).offset, 2) << "v" << v;
+    }
+}
+
+}  // namespace
+}  // namespace skiff::broker::test

@@ -1,0 +1,181 @@
+// OffsetCommit and OffsetFetch: a commit fetched back (offset, leader epoch, metadata), simple
+// commits of groups without members, generation and member checks, unknown partitions,
+// oversized metadata, partitions never committed and "every partition" fetches (v2+).
+#include <gtest/gtest.h>
+
+#include "handler_fixture.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::OffsetCommitRequest;
+using protocol::OffsetFetchRequest;
+using protocol::OffsetFetchResponsePartition;
+
+constexpr int16_t kCommitLatest = 8;
+constexpr int16_t kFetchLatest = 7;
+
+struct Commit {
+    std::string topic;
+    int32_t partition = 0;
+    int64_t offset = 0;
+    std::optional<std::string> metadata = "";
+    int32_t leader_epoch = -1;
+};
+
+class OffsetCommitTest : public GroupHandlerTest {
+  protected:
+    // Per-partition error codes, in request order.
+    std::vector<ErrorCode> commit(const std::string& group, const std::vector<Commit>& commits,
+                                  const Member& m = {"", -1}, int16_t version = kCommitLatest) {
+        OffsetCommitRequest req;
+        req.group_id = group;
+        req.generation_id = m.generation;
+        req.member_id = m.id;
+        for (const auto& c : commits) {
+            if (req.topics.empty() || req.topics.back().name != c.topic)
+                req.topics.push_back({c.topic, {}});
+            protocol::OffsetCommitRequestPartition p;
+            p.partition_index = c.partition;
+            p.committed_offset = c.offset;
+            p.committed_leader_epoch = c.leader_epoch;
+            p.committed_metadata = c.metadata;
+            req.topics.back().partitions.push_back(p);
+        }
+        auto resp = run(handle_offset_commit, req, version);
+        std::vector<ErrorCode> out;
+        for (const auto& t : resp.topics)
+            for (const auto& p : t.partitions)
+                out.push_back(p.error_code);
+        return out;
+    }
+    OffsetFetchResponsePartition fetch(const std::string& group, const std::string& topic,
+                                       int32_t partition, int16_t version = kFetchLatest) {
+        OffsetFetchRequest req;
+        req.group_id = group;
+        req.topics = std::vector<protocol::OffsetFetchRequestTopic>{{topic, {partition}}};
+        auto resp = run(handle_offset_fetch, req, version);
+        EXPECT_EQ(resp.error_code, ErrorCode::none);
+        if (resp.topics.size() != 1 || resp.topics[0].partitions.size() != 1)
+            throw std::runtime_error("expected one topic with one partition");
+        EXPECT_EQ(resp.topics[0].name, topic);
+        EXPECT_EQ(resp.topics[0].partitions[0].partition_index, partition);
+        return resp.topics[0].partitions[0];
+    }
+};
+
+TEST_F(OffsetCommitTest, ASimpleCommitIsFetchedBack) {
+    create_topic("t", 2);
+    EXPECT_EQ(commit("g", {{"t", 0, 42, "meta", 3}, {"t", 1, 7}}),
+              (std::vector<ErrorCode>{ErrorCode::none, ErrorCode::none}));
+    auto p0 = fetch("g", "t", 0);
+    EXPECT_EQ(p0.error_code, ErrorCode::none);
+    EXPECT_EQ(p0.committed_offset, 42);
+    EXPECT_EQ(p0.committed_leader_epoch, 3);
+    EXPECT_EQ(p0.metadata, "meta");
+    EXPECT_EQ(fetch("g", "t", 1).committed_offset, 7);
+
+    // A later commit replaces the earlier one.
+    commit("g", {{"t", 0, 50}});
+    EXPECT_EQ(fetch("g", "t", 0).committed_offset, 50);
+    // Other groups see nothing.
+    EXPECT_EQ(fetch("other", "t", 0).committed_offset, -1);
+}
+
+TEST_F(OffsetCommitTest, NeverCommittedIsMinusOneWithoutError) {
+    create_topic("t");
+    auto p = fetch("g", "t", 0);
+    EXPECT_EQ(p.error_code, ErrorCode::none);
+    EXPECT_EQ(p.committed_offset, -1);
+    EXPECT_EQ(p.committed_leader_epoch, -1);
+    EXPECT_EQ(p.metadata, "");
+    // Also for a topic that does not exist.
+    EXPECT_EQ(fetch("g", "missing", 0).committed_offset, -1);
+}
+
+TEST_F(OffsetCommitTest, AMemberCommitsInItsGeneration) {
+    create_topic("t");
+    Member m = stable_member("g");
+    EXPECT_EQ(commit("g", {{"t", 0, 5}}, m), std::vector<ErrorCode>{ErrorCode::none});
+    EXPECT_EQ(fetch("g", "t", 0).committed_offset, 5);
+
+    EXPECT_EQ(commit("g", {{"t", 0, 6}}, {m.id, m.generation + 1}),
+              std::vector<ErrorCode>{ErrorCode::illegal_generation});
+    EXPECT_EQ(commit("g", {{"t", 0, 6}}, {"made-up", m.generation}),
+              std::vector<ErrorCode>{ErrorCode::unknown_member_id});
+    // A simple commit while the group has members is not allowed either.
+    EXPECT_EQ(commit("g", {{"t", 0, 6}}), std::vector<ErrorCode>{ErrorCode::unknown_member_id});
+    EXPECT_EQ(fetch("g", "t", 0).committed_offset, 5);
+}
+
+TEST_F(OffsetCommitTest, AGenerationForAnUnknownGroupIsIllegalGeneration) {
+    create_topic("t");
+    EXPECT_EQ(commit("new", {{"t", 0, 5}}, {"m", 1}),
+              std::vector<ErrorCode>{ErrorCode::illegal_generation});
+    EXPECT_EQ(fetch("new", "t", 0).committed_offset, -1);
+}
+
+TEST_F(OffsetCommitTest, EmptyGroupIdIsInvalidGroupId) {
+    create_topic("t");
+    EXPECT_EQ(commit("", {{"t", 0, 5}}), std::vector<ErrorCode>{ErrorCode::invalid_group_id});
+}
+
+TEST_F(OffsetCommitTest, UnknownPartitionsAreRefusedTheRestCommitted) {
+    create_topic("t", 1);
+    EXPECT_EQ(commit("g", {{"t", 0, 1}, {"t", 1, 1}, {"missing", 0, 1}}),
+              (std::vector<ErrorCode>{ErrorCode::none, ErrorCode::unknown_topic_or_partition,
+                                      ErrorCode::unknown_topic_or_partition}));
+    EXPECT_EQ(fetch("g", "t", 0).committed_offset, 1);
+    EXPECT_EQ(fetch("g", "t", 1).committed_offset, -1);
+}
+
+TEST_F(OffsetCommitTest, MetadataOverTheLimitIsRefused) {
+    config.offset_metadata_max_bytes = 8;
+    create_topic("t", 2);
+    EXPECT_EQ(commit("g", {{"t", 0, 1, std::string(8, 'm')}, {"t", 1, 1, std::string(9, 'm')}}),
+              (std::vector<ErrorCode>{ErrorCode::none, ErrorCode::offset_metadata_too_large}));
+    EXPECT_EQ(fetch("g", "t", 1).committed_offset, -1);
+}
+
+TEST_F(OffsetCommitTest, FetchingEveryCommittedPartition) {
+    create_topic("a", 2);
+    create_topic("b");
+    commit("g", {{"a", 1, 11}, {"b", 0, 20}, {"a", 0, 10}});
+    OffsetFetchRequest req;
+    req.group_id = "g";
+    req.topics = std::nullopt;
+    auto resp = run(handle_offset_fetch, req, kFetchLatest);
+    ASSERT_EQ(resp.topics.size(), 2u);
+    EXPECT_EQ(resp.topics[0].name, "a");
+    ASSERT_EQ(resp.topics[0].partitions.size(), 2u);
+    EXPECT_EQ(resp.topics[0].partitions[0].partition_index, 0);
+    EXPECT_EQ(resp.topics[0].partitions[0].committed_offset, 10);
+    EXPECT_EQ(resp.topics[0].partitions[1].committed_offset, 11);
+    EXPECT_EQ(resp.topics[1].name, "b");
+    EXPECT_EQ(resp.topics[1].partitions[0].committed_offset, 20);
+}
+
+TEST_F(OffsetCommitTest, CommitsSurviveARestart) {
+    create_topic("t");
+    commit("g", {{"t", 0, 42, "meta", 3}});
+    restart();
+    auto p = fetch("g", "t", 0);
+    EXPECT_EQ(p.committed_offset, 42);
+    EXPECT_EQ(p.committed_leader_epoch, 3);
+    EXPECT_EQ(p.metadata, "meta");
+}
+
+TEST_F(OffsetCommitTest, EverySupportedVersionRoundTrips) {
+    create_topic("t");
+    for (int16_t v = 0; v <= kCommitLatest; ++v) {
+        EXPECT_EQ(commit("g", {{"t", 0, 100 + v}}, {"", -1}, v),
+                  std::vector<ErrorCode>{ErrorCode::none})
+            << "commit v" << v;
+        EXPECT_EQ(fetch("g", "t", 0).committed_offset, 100 + v) << "commit v" << v;
+    }
+    for (int16_t v = 0; v <= kFetchLatest; ++v)
+        EXPECT_EQ(fetch("g", "t", 0, v).committed_offset, 100 + kCommitLatest) << "fetch v" << v;
+}
+
+}  // namespace
+}  // namespace skiff::broker::test

@@ -1,0 +1,321 @@
+// Produce: offsets assigned, acks, the per-partition refusals (unknown partition, corrupt or
+// oversized batch, several batches at v3+, the internal topic, producer ids never issued,
+// transactional batches) and idempotent duplicates. A refused batch stores nothing.
+#include <gtest/gtest.h>
+
+#include "handler_fixture.h"
+#include "protocol/produce.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::ProduceRequest;
+using protocol::ProduceResponse;
+
+constexpr int16_t kLatest = 9;
+
+ProduceRequest request_for(const std::string& topic, int32_t partition,
+                           const std::vector<std::byte>& records, int16_t acks = -1) {
+    ProduceRequest req;
+    req.acks = acks;
+    req.timeout_ms = 1000;
+    protocol::TopicProduceData t;
+    t.name = topic;
+    protocol::PartitionProduceData p;
+    p.index = partition;
+    p.records = std::span<const std::byte>(records);
+    t.partition_data.push_back(p);
+    req.topic_data.push_back(std::move(t));
+    return req;
+}
+
+const protocol::PartitionProduceResponse& only_partition(const ProduceResponse& resp) {
+    if (resp.responses.size() != 1 || resp.responses[0].partition_responses.size() != 1)
+        throw std::runtime_error("expected one topic with one partition in the response");
+    return resp.responses[0].partition_responses[0];
+}
+
+class ProduceTest : public HandlerTest {
+  protected:
+    int64_t high_watermark(const std::string& topic, int32_t partition = 0) {
+        auto* log = broker().logs().get({topic, partition});
+        return log ? log->high_watermark() : -1;
+    }
+    protocol::PartitionProduceResponse produce(const std::string& topic, int32_t partition,
+                                               const std::vector<std::byte>& records,
+                                               int16_t acks = -1, int16_t version = kLatest) {
+        return only_partition(
+            run(handle_produce, request_for(topic, partition, records, acks), version));
+    }
+    int64_t new_producer_id() {
+        auto resp = run(handle_init_producer_id, protocol::InitProducerIdRequest{}, 4);
+        EXPECT_EQ(resp.error_code, ErrorCode::none);
+        return resp.producer_id;
+    }
+};
+
+TEST_F(ProduceTest, AssignsConsecutiveBaseOffsets) {
+    create_topic("t");
+    auto first = produce("t", 0, make_batch(3));
+    EXPECT_EQ(first.error_code, ErrorCode::none);
+    EXPECT_EQ(first.index, 0);
+    EXPECT_EQ(first.base_offset, 0);
+    EXPECT_EQ(first.log_start_offset, 0);
+    EXPECT_EQ(first.log_append_time_ms, -1);  // CreateTime
+    EXPECT_FALSE(first.error_message.has_value());
+    EXPECT_FALSE(suppressed);
+
+    auto second = produce("t", 0, make_batch(2));
+    EXPECT_EQ(second.error_code, ErrorCode::none);
+    EXPECT_EQ(second.base_offset, 3);
+    EXPECT_EQ(high_watermark("t"), 5);
+}
+
+TEST_F(ProduceTest, EveryPartitionOfARequestIsAnsweredInOrder) {
+    create_topic("a", 2);
+    auto batch = make_batch(1);
+    ProduceRequest req = request_for("a", 0, batch);
+    req.topic_data[0].partition_data.push_back({1, std::span<const std::byte>(batch)});
+    req.topic_data[0].partition_data.push_back({7, std::span<const std::byte>(batch)});
+    auto resp = run(handle_produce, req, kLatest);
+    ASSERT_EQ(resp.responses.size(), 1u);
+    const auto& parts = resp.responses[0].partition_responses;
+    ASSERT_EQ(parts.size(), 3u);
+    EXPECT_EQ(parts[0].index, 0);
+    EXPECT_EQ(parts[0].error_code, ErrorCode::none);
+    EXPECT_EQ(parts[1].index, 1);
+    EXPECT_EQ(parts[1].error_code, ErrorCode::none);
+    EXPECT_EQ(parts[2].index, 7);
+    EXPECT_EQ(parts[2].error_code, ErrorCode::unknown_topic_or_partition);
+    EXPECT_EQ(high_watermark("a", 0), 1);
+    EXPECT_EQ(high_watermark("a", 1), 1);
+}
+
+TEST_F(ProduceTest, AcksZeroStoresButSuppressesTheResponse) {
+    create_topic("t");
+    produce("t", 0, make_batch(2), /*acks=*/0);
+    EXPECT_TRUE(suppressed);
+    EXPECT_EQ(high_watermark("t"), 2);
+
+    // Not even an error is answered.
+    auto err = produce("missing", 0, make_batch(1), /*acks=*/0);
+    EXPECT_TRUE(suppressed);
+    EXPECT_EQ(err.error_code, ErrorCode::unknown_topic_or_partition);
+}
+
+TEST_F(ProduceTest, AcksOneIsAnswered) {
+    create_topic("t");
+    auto r = produce("t", 0, make_batch(1), /*acks=*/1);
+    EXPECT_FALSE(suppressed);
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_EQ(r.base_offset, 0);
+}
+
+TEST_F(ProduceTest, InvalidAcksIsRefusedWithNothingStored) {
+    create_topic("t");
+    for (int16_t acks : {int16_t{2}, int16_t{-2}}) {
+        auto r = produce("t", 0, make_batch(1), acks);
+        EXPECT_EQ(r.error_code, ErrorCode::invalid_required_acks) << acks;
+        EXPECT_EQ(r.base_offset, -1);
+        EXPECT_FALSE(suppressed);
+    }
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, UnknownTopicOrPartition) {
+    create_topic("t", 1);
+    EXPECT_EQ(produce("missing", 0, make_batch(1)).error_code,
+              ErrorCode::unknown_topic_or_partition);
+    EXPECT_EQ(produce("t", 1, make_batch(1)).error_code, ErrorCode::unknown_topic_or_partition);
+    EXPECT_EQ(produce("t", -1, make_batch(1)).error_code, ErrorCode::unknown_topic_or_partition);
+    // Produce never creates topics (only Metadata auto-creates).
+    EXPECT_FALSE(broker().topics().partition_count("missing"));
+}
+
+TEST_F(ProduceTest, BadCrcIsCorruptMessageWithNothingStored) {
+    create_topic("t");
+    auto batch = make_batch(2);
+    batch.back() ^= std::byte{0x01};  // in the last record: covered by the CRC
+    auto r = produce("t", 0, batch);
+    EXPECT_EQ(r.error_code, ErrorCode::corrupt_message);
+    EXPECT_EQ(r.base_offset, -1);
+    ASSERT_TRUE(r.error_message.has_value());  // v8+ carries the reason
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, TruncatedOrMissingRecordsAreCorruptMessage) {
+    create_topic("t");
+    auto batch = make_batch(2);
+    batch.resize(batch.size() - 3);
+    EXPECT_EQ(produce("t", 0, batch).error_code, ErrorCode::corrupt_message);
+
+    ProduceRequest null_records = request_for("t", 0, {});
+    null_records.topic_data[0].partition_data[0].records.reset();
+    EXPECT_EQ(only_partition(run(handle_produce, null_records, kLatest)).error_code,
+              ErrorCode::corrupt_message);
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, EmptyRecordsAreCorruptMessage) {
+    create_topic("t");
+    // Zero bytes (not null) at v3+: skiff answers CORRUPT_MESSAGE where Kafka answers
+    // INVALID_RECORD ("must have at least one record batch").
+    EXPECT_EQ(produce("t", 0, {}).error_code, ErrorCode::corrupt_message);
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, PreV2MessageFormatIsUnsupportedForMessageFormat) {
+    create_topic("t");
+    auto batch = make_batch(1);
+    batch[protocol::kBatchMagicOffset] = std::byte{1};
+    EXPECT_EQ(produce("t", 0, batch).error_code, ErrorCode::unsupported_for_message_format);
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, BatchOverTopicMaxMessageBytesIsMessageTooLarge) {
+    auto small = make_batch(1);
+    auto big = make_batch(20);
+    ASSERT_LT(small.size(), big.size());
+    create_topic("t", 1, {{"max.message.bytes", std::to_string(small.size())}});
+    EXPECT_EQ(produce("t", 0, big).error_code, ErrorCode::message_too_large);
+    EXPECT_EQ(high_watermark("t"), 0);
+    // The limit itself is allowed.
+    EXPECT_EQ(produce("t", 0, small).error_code, ErrorCode::none);
+}
+
+TEST_F(ProduceTest, BatchOverBrokerMessageMaxBytesIsMessageTooLarge) {
+    auto big = make_batch(20);
+    config.message_max_bytes = static_cast<int32_t>(big.size()) - 1;
+    create_topic("t");
+    EXPECT_EQ(produce("t", 0, big).error_code, ErrorCode::message_too_large);
+    // A topic override above the broker setting wins.
+    create_topic("raised", 1, {{"max.message.bytes", std::to_string(big.size())}});
+    EXPECT_EQ(produce("raised", 0, big).error_code, ErrorCode::none);
+}
+
+TEST_F(ProduceTest, TwoBatchesAreInvalidRecordFromV3) {
+    create_topic("t");
+    auto two = make_batch(2);
+    auto second = make_batch(3);
+    two.insert(two.end(), second.begin(), second.end());
+
+    auto r = produce("t", 0, two, -1, /*version=*/3);
+    EXPECT_EQ(r.error_code, ErrorCode::invalid_record);
+    EXPECT_EQ(high_watermark("t"), 0);
+
+    // Before v3 a partition may carry several batches: stored together.
+    auto v2 = produce("t", 0, two, -1, /*version=*/2);
+    EXPECT_EQ(v2.error_code, ErrorCode::none);
+    EXPECT_EQ(v2.base_offset, 0);
+    EXPECT_EQ(high_watermark("t"), 5);
+}
+
+TEST_F(ProduceTest, InternalOffsetsTopicIsRefused) {
+    auto r = produce("__consumer_offsets", 0, make_batch(1));
+    EXPECT_EQ(r.error_code, ErrorCode::invalid_topic_exception);
+}
+
+TEST_F(ProduceTest, ProducerIdNeverIssuedIsUnknownProducerId) {
+    create_topic("t");
+    protocol::BatchSpec spec;
+    spec.producer_id = 4242;
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    auto r = produce("t", 0, make_batch(1, spec));
+    EXPECT_EQ(r.error_code, ErrorCode::unknown_producer_id);
+    EXPECT_EQ(high_watermark("t"), 0);
+
+    // The same id once InitProducerId has handed it out is accepted.
+    int64_t id = new_producer_id();
+    spec.producer_id = id + 1;  // the next one: not issued yet
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::unknown_producer_id);
+    spec.producer_id = id;
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::none);
+}
+
+TEST_F(ProduceTest, IdempotentRetryIsAcknowledgedWithTheOriginalOffset) {
+    create_topic("t");
+    produce("t", 0, make_batch(4));  // offsets 0-3 from a plain producer
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    auto batch = make_batch(2, spec);
+
+    auto first = produce("t", 0, batch);
+    ASSERT_EQ(first.error_code, ErrorCode::none);
+    EXPECT_EQ(first.base_offset, 4);
+    auto retry = produce("t", 0, batch);
+    EXPECT_EQ(retry.error_code, ErrorCode::none);
+    EXPECT_EQ(retry.base_offset, 4);
+    EXPECT_EQ(high_watermark("t"), 6);  // stored once
+
+    spec.base_sequence = 2;
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).base_offset, 6);
+
+    spec.base_sequence = 10;  // a gap
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code,
+              ErrorCode::out_of_order_sequence_number);
+    EXPECT_EQ(high_watermark("t"), 7);
+}
+
+TEST_F(ProduceTest, AnOlderProducerEpochIsRefused) {
+    create_topic("t");
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 1;
+    spec.base_sequence = 0;
+    ASSERT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::none);
+    spec.producer_epoch = 0;
+    spec.base_sequence = 1;
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::invalid_producer_epoch);
+    // A new epoch starts again at sequence 0.
+    spec.producer_epoch = 2;
+    spec.base_sequence = 0;
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code, ErrorCode::none);
+    EXPECT_EQ(high_watermark("t"), 2);
+}
+
+TEST_F(ProduceTest, AcknowledgedRecordsAndIssuedIdsSurviveARestart) {
+    create_topic("t");
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    auto batch = make_batch(2, spec);
+    ASSERT_EQ(produce("t", 0, batch).base_offset, 0);
+    restart();
+    EXPECT_EQ(high_watermark("t"), 2);
+    // The retry after the restart is still recognised as a duplicate.
+    auto retry = produce("t", 0, batch);
+    EXPECT_EQ(retry.error_code, ErrorCode::none);
+    EXPECT_EQ(retry.base_offset, 0);
+    EXPECT_EQ(high_watermark("t"), 2);
+    // A new producer never gets the old id.
+    EXPECT_GT(new_producer_id(), spec.producer_id);
+}
+
+TEST_F(ProduceTest, TransactionalBatchIsRefused) {
+    create_topic("t");
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    spec.attributes = 0x10;  // transactional
+    EXPECT_EQ(produce("t", 0, make_batch(1, spec)).error_code,
+              ErrorCode::transactional_id_authorization_failed);
+    EXPECT_EQ(high_watermark("t"), 0);
+}
+
+TEST_F(ProduceTest, EveryVersionDecodesAndIsAnswered) {
+    create_topic("t");
+    int64_t expected = 0;
+    for (int16_t v = 0; v <= kLatest; ++v) {
+        auto r = produce("t", 0, make_batch(1), -1, v);
+        EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(r.base_offset, expected++) << "v" << v;
+    }
+}
+
+}  // namespace
+}  // namespace skiff::broker::test
