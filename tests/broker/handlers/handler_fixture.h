@@ -141,8 +141,9 @@ class HandlerTest : public ::testing::Test {
         return *broker_;
     }
 
-    // Drops the Broker (as a stopped process would) and builds a new one over the same log dir
-    // on next use: what was acknowledged must still be there.
+    // Drops the Broker without closing its logs (no clean-shutdown marker, as after a crash of
+    // the process) and builds a new one over the same log dir on next use: what was
+    // acknowledged must still be there.
     void restart() { broker_.reset(); }
 
     // Creates a topic directly through the registry (not through the CreateTopics handler).

@@ -108,6 +108,17 @@ TEST_F(OffsetCommitTest, AMemberCommitsInItsGeneration) {
     EXPECT_EQ(fetch("g", "t", 0).committed_offset, 5);
 }
 
+TEST_F(OffsetCommitTest, WhileTheGroupAwaitsItsAssignmentIsRebalanceInProgress) {
+    create_topic("t");
+    Member m;
+    m.id = member_id_for("g");
+    m.generation = run(handle_join_group, join_request("g", m.id), kJoinVersion).generation_id;
+    ASSERT_EQ(broker().groups().state("g"), group::GroupState::completing_rebalance);
+    EXPECT_EQ(commit("g", {{"t", 0, 5}}, m),
+              std::vector<ErrorCode>{ErrorCode::rebalance_in_progress});
+    EXPECT_EQ(fetch("g", "t", 0).committed_offset, -1);
+}
+
 TEST_F(OffsetCommitTest, AGenerationForAnUnknownGroupIsIllegalGeneration) {
     create_topic("t");
     EXPECT_EQ(commit("new", {{"t", 0, 5}}, {"m", 1}),
