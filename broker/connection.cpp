@@ -252,10 +252,14 @@ void Connection::trim_spares() {
 asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
     auto out = take_buffer();
     const auto result = co_await router_.dispatch(broker_, peer_, frame, *out);
-    if (result != RequestRouter::Result::respond) {
+    using Result = RequestRouter::Result;
+    if (result == Result::close || result == Result::no_response) {
         recycle(std::move(out));
-        co_return result == RequestRouter::Result::no_response;
+        co_return result == Result::no_response;
     }
+    // After the response the connection closes: returning false ends the read loop, and the
+    // write loop closes the socket once the queue is written.
+    const bool keep_open = result == Result::respond;
     // An empty queue means the write loop is idle: nothing is being written (it pops a response
     // only after writing it). A response held in memory (a produce answer, say) is then written
     // here at once. Waking the write loop instead posts a handler that another I/O thread picks
@@ -271,10 +275,10 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
             co_return false;
         }
         last_activity_ = std::chrono::steady_clock::now();
-        co_return true;
+        co_return keep_open;
     }
     enqueue(std::move(out));
-    co_return true;
+    co_return keep_open;
 }
 
 asio::awaitable<void> Connection::write_loop() {

@@ -15,6 +15,10 @@ struct RequestContext {
     const std::string& peer;  // "host:port" of the client, for log lines
     // Set by a handler whose request gets no response (Produce with acks=0).
     bool suppress_response = false;
+    // Set by a handler that wants the connection closed after this request: an acks=0 produce
+    // that failed, so the client (which gets no answer) notices and refreshes its metadata, as
+    // Kafka does.
+    bool close_connection = false;
 };
 
 }  // namespace skiff::broker

@@ -96,6 +96,11 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(Broker& broker,
                 protocol::api_name(api->key), header.api_version, outcome.decode_error->message);
         co_return Result::close;
     }
+    if (ctx.close_connection) {
+        spdlog::debug("connection {}: closing after a failed {} without a response", peer,
+                      protocol::api_name(api->key));
+        co_return outcome.respond ? Result::respond_and_close : Result::close;
+    }
     co_return outcome.respond ? Result::respond : Result::no_response;
 }
 

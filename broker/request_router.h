@@ -29,9 +29,10 @@ class RequestRouter {
   public:
     // What the connection does after dispatch().
     enum class Result {
-        respond,      // `out` holds the response frame
-        no_response,  // the request gets none (acks=0 produce)
-        close,        // malformed, unsupported or failed (logged): close the connection
+        respond,            // `out` holds the response frame
+        no_response,        // the request gets none (acks=0 produce)
+        close,              // malformed, unsupported or failed (logged): close the connection
+        respond_and_close,  // send the response in `out`, then close
     };
     using Handler = asio::awaitable<RouteOutcome> (*)(RequestContext&,
                                                       std::span<const std::byte> body,

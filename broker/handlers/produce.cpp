@@ -119,6 +119,10 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
         }
         resp.responses.push_back(std::move(t));
     }
+    if (ctx.suppress_response)
+        for (const auto& t : resp.responses)
+            for (const auto& r : t.partition_responses)
+                ctx.close_connection |= r.error_code != ErrorCode::none;
     co_return resp;
 }
 

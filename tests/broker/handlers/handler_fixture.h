@@ -79,6 +79,7 @@ template <class Resp>
 struct Pending {
     std::optional<Resp> response;
     bool suppressed = false;  // ctx.suppress_response after the call
+    bool closed = false;      // ctx.close_connection after the call
 };
 
 // One record batch (uncompressed, valid CRC) with `count` records "v0", "v1", ...
@@ -184,6 +185,7 @@ class HandlerTest : public ::testing::Test {
         if (!pending->response)
             throw std::runtime_error("the handler did not produce a response");
         suppressed = pending->suppressed;
+        closed = pending->closed;
         return std::move(*pending->response);
     }
 
@@ -196,6 +198,7 @@ class HandlerTest : public ::testing::Test {
     // Declared after the broker: destroyed first, with any coroutine still parked in it.
     asio::io_context io;
     bool suppressed = false;  // of the last run()
+    bool closed = false;      // of the last run(): the connection would be closed
 
   private:
     template <class Req, class Resp>
@@ -220,6 +223,7 @@ class HandlerTest : public ::testing::Test {
         protocol::OutBuffer wire;
         protocol::encode_response(response, version, header.correlation_id, wire);
         out->suppressed = ctx.suppress_response;
+        out->closed = ctx.close_connection;
         out->response = std::move(response);
     }
 };

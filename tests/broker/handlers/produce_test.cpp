@@ -95,11 +95,14 @@ TEST_F(ProduceTest, AcksZeroStoresButSuppressesTheResponse) {
     create_topic("t");
     produce("t", 0, make_batch(2), /*acks=*/0);
     EXPECT_TRUE(suppressed);
+    EXPECT_FALSE(closed);
     EXPECT_EQ(high_watermark("t"), 2);
 
-    // Not even an error is answered.
+    // Not even an error is answered: the connection is closed instead, as Kafka does, so the
+    // client notices and refreshes its metadata.
     auto err = produce("missing", 0, make_batch(1), /*acks=*/0);
     EXPECT_TRUE(suppressed);
+    EXPECT_TRUE(closed);
     EXPECT_EQ(err.error_code, ErrorCode::unknown_topic_or_partition);
 }
 
