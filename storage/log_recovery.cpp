@@ -70,9 +70,18 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
     }
     for (size_t i = 0; i < bases.size(); ++i) {
         bool last = i + 1 == bases.size();
-        auto opened = LogSegment::open(dir, bases[i], config, last, bases[i] >= recover_from);
+        bool recover = bases[i] >= recover_from;
+        std::optional<int64_t> next_base;
+        if (!last && !recover)
+            next_base = bases[i + 1];
+        auto opened = LogSegment::open(dir, bases[i], config, last, recover, next_base);
         if (!opened)
             return unexpected(opened.error());
+        ++loaded.stats.segments;
+        if (opened->recovered) {
+            ++loaded.stats.segments_validated;
+            loaded.stats.bytes_validated += opened->segment->size_bytes();
+        }
         if (!opened->problem.empty())
             loaded.problems.push_back(opened->problem);
         if (opened->truncated && !last) {
