@@ -45,11 +45,14 @@ struct BrokerConfig {
     int64_t log_retention_check_interval_ms = 300000;
     int64_t log_flush_interval_messages = INT64_MAX;
     int64_t log_flush_interval_ms = INT64_MAX;  // INT64_MAX: never flush on a timer
+    int64_t log_flush_offset_checkpoint_interval_ms = 60000;
+    int64_t log_flush_start_offset_checkpoint_interval_ms = 60000;
+    int32_t num_recovery_threads_per_data_dir = 2;
     int32_t message_max_bytes = 1048588;
     int32_t socket_request_max_bytes = 104857600;
     int32_t socket_send_buffer_bytes = -1;     // -1: the OS default (autotuned)
     int32_t socket_receive_buffer_bytes = -1;  // -1: the OS default (autotuned)
-    int32_t num_network_threads = 3;  // the broker's I/O threads
+    int32_t num_network_threads = 3;           // the broker's I/O threads
     int32_t max_connections = INT32_MAX;
     int64_t connections_max_idle_ms = 600000;
     int64_t group_initial_rebalance_delay_ms = 3000;
