@@ -162,7 +162,9 @@ TEST(ProduceConsume, CrashAfterRollsValidatesOnlyTheActiveSegments) {
     BrokerProcess broker({"log.segment.bytes=4096", "log.flush.offset.checkpoint.interval.ms=100"});
     const int kMessages = 1000;
     {
-        TestProducer producer(broker.bootstrap(), {{"acks", "all"}, {"linger.ms", "0"}});
+        // Small batches, so that the partition rolls many segments.
+        TestProducer producer(broker.bootstrap(),
+                              {{"acks", "all"}, {"linger.ms", "0"}, {"batch.num.messages", "7"}});
         for (int i = 0; i < kMessages; ++i)
             ASSERT_EQ(producer.send({"crashy",
                                      0,
