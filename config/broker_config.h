@@ -47,7 +47,7 @@ struct BrokerConfig {
     int64_t log_flush_interval_ms = INT64_MAX;  // INT64_MAX: never flush on a timer
     int64_t log_flush_offset_checkpoint_interval_ms = 60000;
     int64_t log_flush_start_offset_checkpoint_interval_ms = 60000;
-    int32_t num_recovery_threads_per_data_dir = 2;
+    int32_t num_recovery_threads_per_data_dir = 4;
     int32_t message_max_bytes = 1048588;
     int32_t socket_request_max_bytes = 104857600;
     int32_t socket_send_buffer_bytes = -1;     // -1: the OS default (autotuned)

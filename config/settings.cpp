@@ -119,7 +119,7 @@ std::vector<SettingDescriptor> make_table() {
                 "deleted segments, and at shutdown).",
          .member = &BC::log_flush_start_offset_checkpoint_interval_ms, .min = 1},
         {.key = "num.recovery.threads.per.data.dir",
-         .default_value = "2",
+         .default_value = "4",
          .doc = "Threads loading (and after a crash recovering) partition logs at start-up.",
          .member = &BC::num_recovery_threads_per_data_dir, .min = 1},
         {.key = "message.max.bytes",
