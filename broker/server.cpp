@@ -63,10 +63,21 @@ std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& confi
     std::filesystem::create_directories(config.log_dir, ec);
     if (ec)
         throw std::runtime_error("cannot create log.dirs " + config.log_dir + ": " + ec.message());
-    auto logs = storage::LogManager::open(config.log_dir, log_config_from(config));
+    const auto started = std::chrono::steady_clock::now();
+    auto logs = storage::LogManager::open(config.log_dir, log_config_from(config), {},
+                                          config.num_recovery_threads_per_data_dir);
     if (!logs)
         throw std::runtime_error("cannot open log.dirs " + config.log_dir + ": " +
                                  logs.error().message);
+    const auto& stats = (*logs)->recovery_stats();
+    spdlog::info(
+        "loaded {} partition(s), {} segment(s) in {} ms on {} thread(s); {} segment(s) "
+        "({} bytes) validated",
+        (*logs)->partitions().size(), stats.segments,
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                              started)
+            .count(),
+        config.num_recovery_threads_per_data_dir, stats.segments_validated, stats.bytes_validated);
     return std::move(*logs);
 }
 
@@ -246,33 +257,63 @@ asio::awaitable<void> Server::shutdown_gracefully() {
 
 void Server::maintenance_loop() {
     using clock = std::chrono::steady_clock;
-    const auto retention_every = std::chrono::milliseconds(config_.log_retention_check_interval_ms);
-    constexpr auto kTick = std::chrono::seconds(1);
-    constexpr auto kCheckpointEvery = std::chrono::seconds(60);
+    using std::chrono::milliseconds;
+    const auto retention_every = milliseconds(config_.log_retention_check_interval_ms);
+    const auto points_every = milliseconds(config_.log_flush_offset_checkpoint_interval_ms);
+    const auto starts_every = milliseconds(config_.log_flush_start_offset_checkpoint_interval_ms);
+    // Also how long a rolled segment may wait for its background flush: whatever a crash finds
+    // not yet flushed is validated at the next start.
+    constexpr auto kTick = std::chrono::milliseconds(100);
+    // A recovery point moved by the background flush is written at most this often.
+    constexpr auto kPromptCheckpoint = std::chrono::seconds(1);
     auto next_retention = clock::now() + retention_every;
-    auto next_checkpoint = clock::now() + kCheckpointEvery;
+    auto next_points = clock::now() + points_every;
+    auto next_prompt_point = clock::now();
+    bool points_moved = false;
+    auto next_starts = clock::now() + starts_every;
+    auto& logs = broker_->logs();
     std::unique_lock lock(maintenance_mutex_);
     while (!maintenance_stop_) {
-        auto wake = std::min({next_retention, next_checkpoint, clock::now() + kTick});
+        auto wake = std::min({next_retention, next_points, next_starts, clock::now() + kTick});
         maintenance_cv_.wait_until(lock, wake, [&] { return maintenance_stop_; });
         if (maintenance_stop_)
             break;
         lock.unlock();
         LogThrottle::global().flush();  // repeat counts of errors that have stopped
-        broker_->logs().flush_due();
-        broker_->logs().delete_removed();  // deleted topics' files, off the request threads
+        // Rolled segments first: until they are on disk a crash re-validates them.
+        auto flushed = logs.flush_rolled();
+        for (const auto& error : flushed.errors)
+            LogThrottle::global().log(spdlog::level::err, "flush-rolled:failed",
+                                      "flushing rolled segments failed (retried): {}", error);
+        logs.flush_due();
+        logs.delete_removed();  // deleted topics' files, off the request threads
         if (clock::now() >= next_retention) {
-            size_t deleted = broker_->logs().run_retention();
+            size_t deleted = logs.run_retention();
             if (deleted > 0)
                 spdlog::info("retention deleted {} segment(s)", deleted);
             next_retention = clock::now() + retention_every;
         }
         trim_heap_if_worthwhile();
-        if (clock::now() >= next_checkpoint) {
-            if (auto r = broker_->logs().checkpoint(); !r)
-                LogThrottle::global().log(spdlog::level::err, "checkpoint:failed",
-                                          "checkpoint failed: {}", r.error().message);
-            next_checkpoint = clock::now() + kCheckpointEvery;
+        // A moved recovery point is written soon (at most once a second), not only every
+        // log.flush.offset.checkpoint.interval.ms: it is what bounds the work of the next start
+        // after a crash, and the file is small.
+        points_moved = points_moved || flushed.advanced > 0;
+        const auto now = clock::now();
+        if ((points_moved && now >= next_prompt_point) || now >= next_points) {
+            if (auto r = logs.checkpoint_recovery_points(); !r)
+                LogThrottle::global().log(spdlog::level::err, "checkpoint:recovery-points",
+                                          "writing {} failed: {}",
+                                          storage::kRecoveryPointCheckpoint, r.error().message);
+            points_moved = false;
+            next_points = now + points_every;
+            next_prompt_point = now + kPromptCheckpoint;
+        }
+        if (clock::now() >= next_starts) {
+            if (auto r = logs.checkpoint_log_start_offsets(); !r)
+                LogThrottle::global().log(spdlog::level::err, "checkpoint:log-start-offsets",
+                                          "writing {} failed: {}",
+                                          storage::kLogStartOffsetCheckpoint, r.error().message);
+            next_starts = clock::now() + starts_every;
         }
         lock.lock();
     }

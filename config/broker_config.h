@@ -45,6 +45,9 @@ struct BrokerConfig {
     int64_t log_retention_check_interval_ms = 300000;
     int64_t log_flush_interval_messages = INT64_MAX;
     int64_t log_flush_interval_ms = INT64_MAX;  // INT64_MAX: never flush on a timer
+    int64_t log_flush_offset_checkpoint_interval_ms = 60000;
+    int64_t log_flush_start_offset_checkpoint_interval_ms = 60000;
+    int32_t num_recovery_threads_per_data_dir = 4;
     int32_t message_max_bytes = 1048588;
     int32_t socket_request_max_bytes = 104857600;
     // Kafka's default is -1 (unlimited). 256 MiB keeps a laptop or a small container safe from a

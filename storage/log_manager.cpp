@@ -1,7 +1,9 @@
 #include "storage/log_manager.h"
 
+#include <atomic>
 #include <charconv>
 #include <fstream>
+#include <thread>
 
 namespace skiff::storage {
 
@@ -36,7 +38,8 @@ std::optional<TopicPartition> parse_partition_dir_name(std::string_view name) {
 
 Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(fs::path log_dir,
                                                                      LogConfig defaults,
-                                                                     Clock clock) {
+                                                                     Clock clock,
+                                                                     int recovery_threads) {
     std::error_code ec;
     fs::create_directories(log_dir, ec);
     if (ec)
@@ -53,6 +56,15 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(fs::path lo
     OffsetCheckpoint points = recovery_points ? *recovery_points : OffsetCheckpoint{};
     OffsetCheckpoint starts = log_starts ? *log_starts : OffsetCheckpoint{};
     bool clean = manager->recovered_cleanly_ && recovery_points.has_value();
+    struct Job {
+        TopicPartition tp;
+        fs::path dir;
+        int64_t recovery_point = 0;
+        int64_t log_start_offset = 0;
+        std::unique_ptr<PartitionLog> log;
+        std::optional<StorageError> error;
+    };
+    std::vector<Job> jobs;
     for (const auto& entry : fs::directory_iterator(log_dir, ec)) {
         if (!entry.is_directory())
             continue;
@@ -66,12 +78,43 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(fs::path lo
             continue;
         auto point = points.find(*tp);
         auto start = starts.find(*tp);
-        auto log = PartitionLog::open(entry.path(), manager->defaults_, manager->clock_, clean,
-                                      point == points.end() ? 0 : point->second,
-                                      start == starts.end() ? 0 : start->second);
-        if (!log)
-            return unexpected(log.error());
-        manager->logs_.emplace(*tp, std::move(*log));
+        jobs.push_back(Job{*tp, entry.path(), point == points.end() ? 0 : point->second,
+                           start == starts.end() ? 0 : start->second, nullptr, std::nullopt});
+    }
+    // Each thread takes the next partition not yet taken; a failure stops the others early.
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto work = [&] {
+        for (size_t i = next++; i < jobs.size() && !failed; i = next++) {
+            Job& job = jobs[i];
+            auto log = PartitionLog::open(job.dir, manager->defaults_, manager->clock_, clean,
+                                          job.recovery_point, job.log_start_offset);
+            if (!log) {
+                job.error = log.error();
+                failed = true;
+            } else {
+                job.log = std::move(*log);
+            }
+        }
+    };
+    const size_t threads =
+        std::min<size_t>(static_cast<size_t>(std::max(recovery_threads, 1)), jobs.size());
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+    for (auto& job : jobs) {
+        if (job.error)
+            return unexpected(*job.error);
+        if (!job.log)
+            continue;
+        const RecoveryStats& st = job.log->recovery_stats();
+        manager->recovery_stats_.segments += st.segments;
+        manager->recovery_stats_.segments_validated += st.segments_validated;
+        manager->recovery_stats_.bytes_validated += st.bytes_validated;
+        manager->logs_.emplace(job.tp, std::move(job.log));
     }
     // Removed only now that every log is loaded: a crash from here on must be detected.
     fs::remove(marker, ec);
@@ -206,17 +249,41 @@ void LogManager::flush_due() {
         log->flush_if_due();
 }
 
-Expected<void, StorageError> LogManager::checkpoint() {
-    std::lock_guard lock(checkpoint_mutex_);
-    OffsetCheckpoint points, starts;
+LogManager::FlushReport LogManager::flush_rolled() {
+    FlushReport report;
     for (auto& [tp, log] : logs()) {
-        points[tp] = log->recovery_point();
-        starts[tp] = log->log_start_offset();
+        if (!log->flush_pending())
+            continue;
+        auto flushed = log->flush_rolled();
+        if (!flushed)
+            report.errors.push_back(flushed.error().message);
+        else if (*flushed)
+            ++report.advanced;
     }
-    auto a = write_checkpoint(log_dir_ / kRecoveryPointCheckpoint, points);
+    return report;
+}
+
+Expected<void, StorageError> LogManager::checkpoint_recovery_points() {
+    std::lock_guard lock(checkpoint_mutex_);
+    OffsetCheckpoint points;
+    for (auto& [tp, log] : logs())
+        points[tp] = log->recovery_point();
+    return write_checkpoint(log_dir_ / kRecoveryPointCheckpoint, points);
+}
+
+Expected<void, StorageError> LogManager::checkpoint_log_start_offsets() {
+    std::lock_guard lock(checkpoint_mutex_);
+    OffsetCheckpoint starts;
+    for (auto& [tp, log] : logs())
+        starts[tp] = log->log_start_offset();
+    return write_checkpoint(log_dir_ / kLogStartOffsetCheckpoint, starts);
+}
+
+Expected<void, StorageError> LogManager::checkpoint() {
+    auto a = checkpoint_recovery_points();
     if (!a)
         return a;
-    return write_checkpoint(log_dir_ / kLogStartOffsetCheckpoint, starts);
+    return checkpoint_log_start_offsets();
 }
 
 Expected<void, StorageError> LogManager::close() {

@@ -10,11 +10,20 @@
 // the topic is gone) and removed from disk by delete_removed() on the maintenance thread; a
 // leftover one (crash in between) is removed at open.
 //
+// open() loads the partition dirs on `recovery_threads` threads (Kafka's
+// num.recovery.threads.per.data.dir): each log is loaded by one thread, independently of the
+// others, so the result does not depend on the number of threads.
+//
+// Checkpoints: both files are written by checkpoint() (the maintenance thread, periodically and
+// after retention deleted something), and at close(). checkpoint_recovery_points() alone is
+// also written after flush_rolled() moved a recovery point, so that a crash re-validates only
+// what was written since the last roll, not everything since the last periodic checkpoint.
+//
 // Thread-safety: get/get_or_create/partitions/remove may be called from any thread (a shared
 // mutex guards the map). A removed log is closed but its object lives on for a grace period, so
 // a handler that got its pointer just before the removal fails with an error, not a crash.
 // Retention, flushing and checkpointing are meant for one background thread; the logs serialize
-// themselves.
+// themselves, and checkpoint writes are serialized here.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +57,8 @@ class LogManager {
   public:
     static Expected<std::unique_ptr<LogManager>, StorageError> open(std::filesystem::path log_dir,
                                                                     LogConfig defaults,
-                                                                    Clock clock = {});
+                                                                    Clock clock = {},
+                                                                    int recovery_threads = 1);
     PartitionLog* get(const TopicPartition& tp) const;
     // A new partition gets the topic's config when set_topic_config named one, else defaults.
     Expected<PartitionLog*, StorageError> get_or_create(const TopicPartition& tp);
@@ -62,7 +72,17 @@ class LogManager {
     std::vector<TopicPartition> partitions() const;
     size_t run_retention();  // also checkpoints log start offsets when something was deleted
     void flush_due();
-    Expected<void, StorageError> checkpoint();
+    struct FlushReport {
+        size_t advanced = 0;              // logs whose recovery point moved
+        std::vector<std::string> errors;  // flushes that failed (retried next time)
+    };
+    // flush_rolled() of every log with sealed segments waiting for it. Maintenance thread.
+    FlushReport flush_rolled();
+    Expected<void, StorageError> checkpoint();  // both files
+    Expected<void, StorageError> checkpoint_recovery_points();
+    Expected<void, StorageError> checkpoint_log_start_offsets();
+    // What loading the logs at open cost, summed over the partitions.
+    const RecoveryStats& recovery_stats() const { return recovery_stats_; }
     Expected<void, StorageError> close();
     const std::filesystem::path& log_dir() const { return log_dir_; }
     bool recovered_cleanly() const { return recovered_cleanly_; }
@@ -76,6 +96,7 @@ class LogManager {
     LogConfig defaults_;
     Clock clock_;
     bool recovered_cleanly_ = false;
+    RecoveryStats recovery_stats_;
     mutable std::shared_mutex mutex_;
     std::map<TopicPartition, std::unique_ptr<PartitionLog>> logs_;
     std::map<std::string, LogConfig> topic_configs_;  // guarded by mutex_

@@ -37,7 +37,7 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
             StorageError{StorageErrc::io_error, "create " + dir.string() + ": " + ec.message()});
     LoadedLog loaded;
     std::vector<int64_t> bases;
-    std::vector<fs::path> indexes;
+    std::vector<std::pair<int64_t, fs::path>> indexes;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         std::string name = entry.path().filename().string();
         if (is_stray_suffix(name)) {
@@ -45,18 +45,19 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
             loaded.problems.push_back("removed stray file " + name);
         } else if (auto base = parse_segment_file_name(name, kLogSuffix)) {
             bases.push_back(*base);
-        } else if (parse_segment_file_name(name, kIndexSuffix) ||
-                   parse_segment_file_name(name, kTimeIndexSuffix)) {
-            indexes.push_back(entry.path());
+        } else if (auto ib = parse_segment_file_name(name, kIndexSuffix)) {
+            indexes.emplace_back(*ib, entry.path());
+        } else if (auto tb = parse_segment_file_name(name, kTimeIndexSuffix)) {
+            indexes.emplace_back(*tb, entry.path());
         }
     }
     if (ec)
         return unexpected(
             StorageError{StorageErrc::io_error, "list " + dir.string() + ": " + ec.message()});
     std::sort(bases.begin(), bases.end());
-    for (const fs::path& index : indexes) {
-        auto stem = index.stem().string();
-        if (!fs::exists(dir / (stem + std::string(kLogSuffix)))) {
+    // From the listing, not one stat per index file: start-up cost per segment matters.
+    for (const auto& [base, index] : indexes) {
+        if (!std::binary_search(bases.begin(), bases.end(), base)) {
             fs::remove(index, ec);
             loaded.problems.push_back("removed index without log " + index.filename().string());
         }
@@ -70,9 +71,18 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
     }
     for (size_t i = 0; i < bases.size(); ++i) {
         bool last = i + 1 == bases.size();
-        auto opened = LogSegment::open(dir, bases[i], config, last, bases[i] >= recover_from);
+        bool recover = bases[i] >= recover_from;
+        std::optional<int64_t> next_base;
+        if (!last && !recover)
+            next_base = bases[i + 1];
+        auto opened = LogSegment::open(dir, bases[i], config, last, recover, next_base);
         if (!opened)
             return unexpected(opened.error());
+        ++loaded.stats.segments;
+        if (opened->recovered) {
+            ++loaded.stats.segments_validated;
+            loaded.stats.bytes_validated += opened->segment->size_bytes();
+        }
         if (!opened->problem.empty())
             loaded.problems.push_back(opened->problem);
         if (opened->truncated && !last) {

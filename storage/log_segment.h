@@ -11,9 +11,10 @@
 //     write the batch; bytes_since_last_index_entry += batch size
 // So the first batch of a segment never gets an entry.
 //
-// Thread-safety: one appender (the partition's append lock) calls append/seal/flush; readers
-// call locate/batches_end/find_timestamp/slice concurrently, always bounded by a committed size
-// they snapshotted, so they never see a partially written batch. Sealed segments never change.
+// Thread-safety: one appender (the partition's append lock) calls append/seal, and flush of the
+// active segment; readers call locate/batches_end/find_timestamp/slice concurrently, always
+// bounded by a committed size they snapshotted, so they never see a partially written batch.
+// Sealed segments never change; flush() of a sealed segment may run on any thread.
 #pragma once
 
 #include <atomic>
@@ -60,9 +61,14 @@ class LogSegment {
     // contiguous offsets), the .log truncated at the first bad one and both indexes rebuilt.
     // Without it, the indexes are loaded and checked, and rebuilt the same way if missing or
     // implausible. Non-active segments are sealed afterwards.
+    // `next_base`, for a sealed segment that is not recovered: the base offset of the segment
+    // after it. Such a segment is trusted: its indexes get a constant-time check (first and last
+    // entries, as Kafka's), its next offset is `next_base`, its max timestamp the last time
+    // index entry, and neither its .log is read nor any of its files changed.
     static Expected<Opened, StorageError> open(const std::filesystem::path& dir,
                                                int64_t base_offset, const LogConfig& config,
-                                               bool active, bool recover);
+                                               bool active, bool recover,
+                                               std::optional<int64_t> next_base = std::nullopt);
 
     int64_t base_offset() const { return base_offset_; }
     int64_t size_bytes() const { return size_bytes_.load(std::memory_order_acquire); }
@@ -94,8 +100,11 @@ class LogSegment {
     FileSlice slice(int64_t position, int64_t length) const;
 
     // Seals the segment: final time index entry, indexes trimmed to their entries, disk blocks
-    // reserved past the end of the .log released.
+    // reserved past the end of the .log released. Nothing is flushed.
     Expected<void, StorageError> seal();
+    // fdatasync of the .log and both indexes. For a sealed segment this may run on any thread
+    // (the background flush after a roll) concurrently with readers and with appends to the
+    // active segment: it changes nothing, it only waits for the disk.
     Expected<void, StorageError> flush();
     // Unlinks the three files; open FileSlices keep the data readable.
     void delete_files();
@@ -117,7 +126,8 @@ class LogSegment {
                                                 const LogConfig& config);
     // Loads the indexes; the problem found, empty if they are fine.
     Expected<std::string, StorageError> load(const std::filesystem::path& dir,
-                                             const LogConfig& config, bool active);
+                                             const LogConfig& config, bool active,
+                                             std::optional<int64_t> next_base);
 
     const int64_t base_offset_;
     std::shared_ptr<LogFile> log_;

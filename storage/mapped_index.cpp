@@ -85,14 +85,24 @@ Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(fs::path 
     if (!m)
         return unexpected(m.error());
     // An all-zero entry after entry 0 can only be the preallocated hole: offsets and timestamps
-    // strictly grow, so a real entry after the first is never all zero.
-    size_t count = existing / entry_size;
-    for (size_t i = 1; i < count; ++i) {
+    // strictly grow, so a real entry after the first is never all zero, and the hole runs to
+    // the end of the file. A binary search finds where it starts; a trimmed (sealed) index
+    // costs one look at its last entry instead of a read of the whole file at start-up.
+    auto is_zero = [&](size_t i) {
         const std::byte* e = index->entry(i);
-        if (std::all_of(e, e + entry_size, [](std::byte b) { return b == std::byte{0}; })) {
-            count = i;
-            break;
+        return std::all_of(e, e + entry_size, [](std::byte b) { return b == std::byte{0}; });
+    };
+    size_t count = existing / entry_size;
+    if (count > 1 && is_zero(count - 1)) {
+        size_t lo = 1, hi = count - 1;  // the first zero entry is in [lo, hi]
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (is_zero(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
         }
+        count = lo;
     }
     index->entries_.store(count, std::memory_order_release);
     index->backed_bytes_ = count * entry_size / 4096 * 4096;  // whole pages holding entries
@@ -141,10 +151,10 @@ void MappedIndex::truncate_entries(size_t count) {
 Expected<void, StorageError> MappedIndex::trim() {
     if (!writable_)
         return {};  // opened sealed: already trimmed
+    // No msync here: trim runs on the append path when a segment rolls, and the entries reach
+    // the disk with the background flush of the sealed segment (flush() below, an fdatasync
+    // that also writes the dirty pages of the mapping and the new size).
     size_t bytes = entries() * entry_size_;
-    auto f = flush();
-    if (!f)
-        return f;
     if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
         return unexpected(errno_error(errno, "trim " + path_.string()));
     writable_ = false;
@@ -153,8 +163,15 @@ Expected<void, StorageError> MappedIndex::trim() {
 }
 
 Expected<void, StorageError> MappedIndex::flush() {
-    if (base_ && writable_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0)
-        return unexpected(errno_error(errno, "msync " + path_.string()));
+    if (writable_) {
+        if (base_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0)
+            return unexpected(errno_error(errno, "msync " + path_.string()));
+        return {};
+    }
+    // Trimmed or opened read-only: the file as it is, with dirty pages of a former writable
+    // mapping and its trimmed size.
+    if (::fdatasync(fd_) != 0)
+        return unexpected(errno_error(errno, "fsync " + path_.string()));
     return {};
 }
 

@@ -54,8 +54,10 @@ class MappedIndex {
     // Drops entries from `count` on (used when a failed append is undone or a log truncated).
     void truncate_entries(size_t count);
     // Shrinks the file to the entries written and stops further appends. The mapping stays, so
-    // concurrent readers are unaffected (they never look past entries()).
+    // concurrent readers are unaffected (they never look past entries()). Does not flush.
     Expected<void, StorageError> trim();
+    // Makes the entries durable: msync of a writable mapping, fdatasync of a trimmed or
+    // read-only file. Safe to call concurrently with readers, and (once trimmed) from any thread.
     Expected<void, StorageError> flush();
 
     // Greatest i with key(entry(i)) <= target, by binary search over entries().

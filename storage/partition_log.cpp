@@ -33,6 +33,7 @@ Expected<std::unique_ptr<PartitionLog>, StorageError> PartitionLog::open(
     std::unique_ptr<PartitionLog> log(
         new PartitionLog(std::move(dir), std::move(config), std::move(clock)));
     log->recovery_problems_ = std::move(loaded->problems);
+    log->recovery_stats_ = loaded->stats;
     auto segments = std::make_shared<const SegmentSet>(std::move(loaded->segments));
     int64_t leo = segments->active()->next_offset();
     log->state_.segments = segments;
@@ -42,8 +43,10 @@ Expected<std::unique_ptr<PartitionLog>, StorageError> PartitionLog::open(
     log->state_.log_start_offset =
         std::min(std::max(log_start_offset, (*segments)[0]->base_offset()), leo);
     // Unclean: recovered bytes are validated but maybe not on disk yet, so the recovery point
-    // stays where the last flush left it.
+    // stays where the last flush left it, and the sealed segments above it are handed to the
+    // background flush (flush_rolled) as if they had just been rolled.
     log->recovery_point_ = clean_shutdown ? leo : std::min(recovery_point, leo);
+    log->flush_upto_ = segments->active()->base_offset();
     log->last_flush_ms_ = log->now();
     log->load_producer_state();
     return log;
@@ -72,9 +75,46 @@ Expected<void, StorageError> PartitionLog::roll(int64_t now_ms) {
         (*created)->delete_files();
         return sealed;
     }
+    const int64_t new_base = (*created)->base_offset();
     publish(current->with_appended(std::move(*created)));
     write_producer_snapshot_at(old_active->next_offset());
+    // The sealed segment is flushed off the append path (flush_rolled), as Kafka schedules
+    // flushUptoOffsetExclusive after a roll: a roll does not wait for the disk.
+    flush_upto_.store(new_base);
     return {};
+}
+
+void PartitionLog::advance_recovery_point(int64_t offset) {
+    int64_t current = recovery_point_.load();
+    while (current < offset && !recovery_point_.compare_exchange_weak(current, offset)) {
+    }
+}
+
+void PartitionLog::sync_dir() const {
+    int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // new segment files
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+Expected<bool, StorageError> PartitionLog::flush_rolled() {
+    std::lock_guard lock(flush_mutex_);
+    const int64_t target = flush_upto_.load();
+    if (target <= recovery_point_.load())
+        return false;
+    // Every segment below `target` is sealed: the active one's base is at least `target`.
+    auto snap = snapshot();
+    const auto& set = *snap.segments;
+    for (size_t i = set.floor(recovery_point_.load()).value_or(0);
+         i < set.size() && set[i]->base_offset() < target; ++i) {
+        auto flushed = set[i]->flush();
+        if (!flushed)
+            return unexpected(flushed.error());
+    }
+    sync_dir();
+    advance_recovery_point(target);
+    return true;
 }
 
 Expected<AppendResult, StorageError> PartitionLog::append(
@@ -170,12 +210,8 @@ Expected<void, StorageError> PartitionLog::flush_locked() {
         if (!flushed)
             return flushed;
     }
-    int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // new segment files
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
-    recovery_point_ = leo;
+    sync_dir();
+    advance_recovery_point(leo);
     unflushed_messages_ = 0;
     last_flush_ms_ = now();
     return {};

@@ -2,11 +2,20 @@
 // last (active) one written to.
 //
 // Thread-safety: appends, rolls, retention, flushes and close are serialized by an internal
-// append mutex (one appender at a time). Readers (read, lookup, offset queries) may run on any
+// append mutex (one appender at a time); flush_rolled() runs on a background thread without it
+// and only syncs sealed segments. Readers (read, lookup, offset queries) may run on any
 // thread concurrently: they copy a snapshot (segment set + high watermark + committed size of
 // the active segment) under a short state lock and then work lock-free on immutable sealed
 // segments and on the committed prefix of the active one, so they never see a partial batch
 // and never block the appender for longer than that copy.
+//
+// Durability (Kafka's recovery point): recovery_point() is the offset below which the log is
+// known to be on disk; after a crash only the segments from the one holding it are validated.
+// A roll seals the old active segment on the append path but does not flush it: it records that
+// everything below the new active segment's base offset is due (flush_pending()), and a
+// background thread calls flush_rolled(), which fsyncs those sealed segments and their indexes
+// and only then moves the recovery point to that base offset. flush() (a clean close,
+// log.flush.interval.*) flushes everything up to the log end under the append lock.
 #pragma once
 
 #include <atomic>
@@ -22,6 +31,7 @@
 #include "protocol/record_batch.h"
 #include "storage/file_slice.h"
 #include "storage/log_config.h"
+#include "storage/log_recovery.h"
 #include "storage/producer_state.h"
 #include "storage/segment_set.h"
 #include "storage/storage_error.h"
@@ -91,8 +101,18 @@ class PartitionLog {
     size_t segment_count() const;
     // What recovery repaired at open (empty after a clean start with sound files).
     const std::vector<std::string>& recovery_problems() const { return recovery_problems_; }
+    // What loading the log at open cost (segments validated batch by batch).
+    const RecoveryStats& recovery_stats() const { return recovery_stats_; }
 
     Expected<void, StorageError> flush();
+    // True when sealed segments above the recovery point wait for flush_rolled().
+    bool flush_pending() const { return flush_upto_.load() > recovery_point_.load(); }
+    // The background half of a roll (Kafka's flushUptoOffsetExclusive): fsyncs every sealed
+    // segment below the base offset of the newest roll, its indexes and the directory, then
+    // moves the recovery point there. Never takes the append lock, so appends go on meanwhile.
+    // Returns whether the recovery point moved. Sealed segments after an unclean open (validated
+    // but maybe not on disk) are flushed the same way.
+    Expected<bool, StorageError> flush_rolled();
     size_t apply_retention();
     void flush_if_due();
     Expected<void, StorageError> close();
@@ -117,6 +137,9 @@ class PartitionLog {
     void publish(std::shared_ptr<const SegmentSet> segments);  // call with append_mutex_ held
     Expected<void, StorageError> roll(int64_t now_ms);
     Expected<void, StorageError> flush_locked();
+    // The recovery point only grows: flush_rolled and flush_locked race to move it.
+    void advance_recovery_point(int64_t offset);
+    void sync_dir() const;  // the directory entries of segment files
     // Newest snapshot at or below the log end, then the batch headers after it (open only).
     void load_producer_state();
     void write_producer_snapshot_at(int64_t offset);  // call with append_mutex_ held
@@ -126,12 +149,16 @@ class PartitionLog {
     LogConfig config_;
     Clock clock_;
     std::vector<std::string> recovery_problems_;
+    RecoveryStats recovery_stats_;
 
     mutable std::mutex append_mutex_;
     mutable std::mutex state_mutex_;
     Snapshot state_;  // guarded by state_mutex_
 
     std::atomic<int64_t> recovery_point_{0};
+    // Everything below this is sealed and due for flush_rolled(); set by roll.
+    std::atomic<int64_t> flush_upto_{0};
+    std::mutex flush_mutex_;  // one flush_rolled at a time
     // Appender only (append_mutex_).
     int64_t unflushed_messages_ = 0;
     int64_t last_flush_ms_ = 0;

@@ -11,8 +11,39 @@ namespace skiff::storage {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Kafka's sanity check of a trusted segment's indexes: constant time, it looks at the first and
+// last entries only (a full check would read every index file at start-up). Empty when
+// plausible for a segment [base, next) of log_size bytes.
+std::string quick_index_problem(const OffsetIndex& oi, const TimeIndex& ti, int64_t base,
+                                int64_t next, int64_t log_size) {
+    auto describe = [](const MappedIndex& f, const char* what) {
+        return f.path().string() + ": " + what;
+    };
+    if (size_t n = oi.entries(); n > 0) {
+        OffsetPosition first = oi.entry(0), last = oi.entry(n - 1);
+        if (first.offset < base || first.position < 0 || last.offset >= next ||
+            last.position >= log_size)
+            return describe(oi.file(), "first or last entry outside the segment");
+        if (n > 1 && (first.offset >= last.offset || first.position >= last.position))
+            return describe(oi.file(), "entries out of order");
+    }
+    if (size_t n = ti.entries(); n > 0) {
+        TimestampAndOffset first = ti.entry(0), last = ti.entry(n - 1);
+        if (first.offset < base || last.offset >= next)
+            return describe(ti.file(), "first or last entry outside the segment");
+        if (n > 1 && (first.timestamp >= last.timestamp || first.offset > last.offset))
+            return describe(ti.file(), "entries out of order");
+    }
+    return {};
+}
+
+}  // namespace
+
 Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const LogConfig& config,
-                                                     bool active) {
+                                                     bool active,
+                                                     std::optional<int64_t> next_base) {
     auto oi = MappedIndex::open(dir / segment_file_name(base_offset_, kIndexSuffix),
                                 OffsetIndex::kEntrySize, config.index_size_max_bytes, active);
     if (!oi)
@@ -25,6 +56,23 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
     time_index_ = std::make_unique<TimeIndex>(std::move(*ti), base_offset_);
 
     const int64_t size = size_bytes();
+    if (next_base && !active) {
+        // A trusted sealed segment: offsets are contiguous across segments, so it ends where the
+        // next one begins, and sealing left its max timestamp as the last time index entry.
+        // Nothing of the .log is read. Only a full time index may lack that final entry: then
+        // the tail is scanned as below.
+        if (auto problem =
+                quick_index_problem(*offset_index_, *time_index_, base_offset_, *next_base, size);
+            !problem.empty())
+            return problem;
+        const bool time_index_full =
+            (time_index_->entries() + 1) * TimeIndex::kEntrySize > config.index_size_max_bytes;
+        if (!time_index_full) {
+            next_offset_ = *next_base;
+            max_timestamp_ = time_index_->last_entry();
+            return std::string{};
+        }
+    }
     if (auto problem = offset_index_->sanity_problem(size); !problem.empty())
         return problem;
     // Everything up to the last index entry is accounted for by the indexes; scan the rest (at
@@ -108,7 +156,8 @@ Expected<std::string, StorageError> LogSegment::recover(const fs::path& dir,
 Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
                                                             int64_t base_offset,
                                                             const LogConfig& config, bool active,
-                                                            bool recover) {
+                                                            bool recover,
+                                                            std::optional<int64_t> next_base) {
     auto log = LogFile::open(dir / segment_file_name(base_offset, kLogSuffix), false);
     if (!log)
         return unexpected(log.error());
@@ -121,7 +170,7 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
     s.size_bytes_ = *size;
     s.next_offset_ = base_offset;
     if (!recover) {
-        auto problem = s.load(dir, config, active);
+        auto problem = s.load(dir, config, active, next_base);
         if (!problem)
             return unexpected(problem.error());
         if (!problem->empty()) {
@@ -141,10 +190,10 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
         if (!problem->empty())
             opened.problem = *problem;
     }
-    // Roll time of a reopened segment: its first batch's max timestamp, as Kafka does; the
-    // moment of its first append is not on disk.
-    // A batch without timestamps (-1) falls back to the file's modification time.
-    if (s.size_bytes() > 0) {
+    // Roll time of a reopened active segment: its first batch's max timestamp, as Kafka does;
+    // the moment of its first append is not on disk. A batch without timestamps (-1) falls back
+    // to the file's modification time. Sealed segments never roll: nothing to read.
+    if (active && s.size_bytes() > 0) {
         std::byte head[protocol::kBatchHeaderSize];
         if (s.log_->read_at(0, head))
             s.rolling_base_ms_ = protocol::read_batch_header(head).max_timestamp;
@@ -152,10 +201,15 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
         if (s.rolling_base_ms_ < 0 && ::fstat(s.log_->fd(), &st) == 0)
             s.rolling_base_ms_ = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000;
     }
-    if (!active) {
+    if (!active && opened.recovered) {
         auto sealed = s.seal();
         if (!sealed)
             return unexpected(sealed.error());
+    } else if (!active) {
+        // Loaded as it was sealed before: its indexes are trimmed and the blocks reserved past
+        // its end were released when it was sealed, so seal()'s ftruncate calls (the bulk of
+        // the start-up time of a partition with many segments) have nothing to do.
+        s.sealed_ = true;
     }
     return opened;
 }

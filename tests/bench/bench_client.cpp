@@ -5,9 +5,11 @@
 //   bench_client consume --bootstrap H:P --topic T --pass-bytes N --max-bytes N --seconds S
 //                        [--broker-pid PID]
 //   bench_client latency --bootstrap H:P --topic T --size BYTES --count N --seconds S
+//   bench_client fill --bootstrap H:P --topic T --partitions P --bytes N --size BYTES
+//                     [--batch-size BYTES]
 //
-// Each prints one machine-readable line "result key=value ..." on stdout. Everything goes to
-// partition 0. Throughput counts value bytes only (MB = 10^6 bytes). broker_cpu_s is the broker
+// Each prints one machine-readable line "result key=value ..." on stdout. Everything but fill goes
+// to partition 0. Throughput counts value bytes only (MB = 10^6 bytes). broker_cpu_s is the broker
 // process's utime+stime (all threads, from /proc/PID/stat) spent between the start and the end
 // of the timed part; connection set-up and topic creation happen before it.
 //
@@ -304,11 +306,63 @@ int run_latency(const Args& args) {
     return 0;
 }
 
+// Writes `bytes` value bytes spread round-robin over partitions 0..P-1 of `topic`, as fast as
+// librdkafka batches them (for restart.py: the data a crash leaves behind). The topic must
+// exist with P partitions or be auto-created with them (num.partitions).
+int run_fill(const Args& args) {
+    const std::string topic = args.get("topic");
+    const int64_t size = args.num("size");
+    const int64_t total = args.num("bytes");
+    const int32_t partitions = static_cast<int32_t>(args.num("partitions"));
+    Delivery delivery;
+    rd_kafka_conf_t* conf = make_conf(args);
+    set_conf(conf, "acks", "1");
+    set_conf(conf, "linger.ms", "20");
+    set_conf(conf, "batch.size", args.get("batch-size", "1000000"));
+    set_conf(conf, "queue.buffering.max.kbytes", "1048576");
+    set_conf(conf, "enable.idempotence", "false");
+    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+    rd_kafka_conf_set_opaque(conf, &delivery);
+    char err[512];
+    rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+    if (!rk)
+        die(std::string("rd_kafka_new: ") + err);
+    auto value = make_value(size);
+    const auto start = Clock::now();
+    int64_t sent = 0;
+    for (int64_t i = 0; sent < total; ++i) {
+        for (;;) {
+            rd_kafka_resp_err_t e =
+                rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()),
+                                  RD_KAFKA_V_PARTITION(static_cast<int32_t>(i % partitions)),
+                                  RD_KAFKA_V_VALUE(value.data(), value.size()), RD_KAFKA_V_END);
+            if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+                break;
+            if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                die(std::string("produce: ") + rd_kafka_err2str(e));
+            rd_kafka_poll(rk, 1);
+        }
+        sent += size;
+        if ((i & 63) == 0)
+            rd_kafka_poll(rk, 0);
+    }
+    if (rd_kafka_flush(rk, 600000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        die("flush timed out");
+    const double elapsed = seconds_since(start);
+    rd_kafka_destroy(rk);
+    if (delivery.failed > 0)
+        die(std::to_string(delivery.failed) + " messages failed: " + delivery.first_error);
+    const double bytes = static_cast<double>(delivery.ok * size);
+    std::printf("result workload=fill msgs=%lld bytes=%.0f seconds=%.2f mb_per_s=%.1f\n",
+                static_cast<long long>(delivery.ok), bytes, elapsed, bytes / elapsed / 1e6);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2)
-        die("usage: bench_client produce|consume|latency --key value ...");
+        die("usage: bench_client produce|consume|latency|fill --key value ...");
     Args args;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (std::strncmp(argv[i], "--", 2) != 0)
@@ -322,5 +376,7 @@ int main(int argc, char** argv) {
         return run_consume(args);
     if (command == "latency")
         return run_latency(args);
+    if (command == "fill")
+        return run_fill(args);
     die("unknown command " + command);
 }

@@ -6,7 +6,8 @@ Input lines (one per workload run, key=value tokens):
   rss round=1 broker=skiff kib=..
 Every figure in the table is the median over the rounds. Writes OUT/RESULTS.md and
 OUT/throughput.png (gnuplot), and prints the table on stdout. When tests/bench/analysis.md
-exists, it is appended to the page unchanged (the hand-written profile and explanations).
+exists, it is appended to the page unchanged (the hand-written profile and explanations), and
+so is tests/bench/restart-results.md (the figures of restart.sh).
 """
 
 import argparse
@@ -263,9 +264,11 @@ def main():
     ]
     if plotted:
         page += ["![throughput against value size](throughput.png)", ""]
-    analysis = os.path.join(os.path.dirname(os.path.abspath(__file__)), "analysis.md")
-    if os.path.exists(analysis):
-        page += [open(analysis).read().rstrip(), ""]
+    # Hand-written parts: the analysis of this run, then the restart figures of restart.sh.
+    for name in ("analysis.md", "restart-results.md"):
+        part = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+        if os.path.exists(part):
+            page += [open(part).read().rstrip(), ""]
     with open(os.path.join(args.out_dir, "RESULTS.md"), "w") as f:
         f.write("\n".join(page))
 

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <thread>
@@ -153,6 +154,66 @@ TEST(ProduceConsume, DataSurvivesRestartAndCrashAndOffsetsContinue) {
     check_all(600);
     produce(600, 700);
     check_all(700);
+}
+
+// The recovery point follows rolls while the broker runs (background flush, then the checkpoint
+// file), so a crash costs the validation of the active segments only.
+TEST(ProduceConsume, CrashAfterRollsValidatesOnlyTheActiveSegments) {
+    BrokerProcess broker({"log.segment.bytes=4096", "log.flush.offset.checkpoint.interval.ms=100"});
+    const int kMessages = 1000;
+    {
+        // Small batches, so that the partition rolls many segments.
+        TestProducer producer(broker.bootstrap(),
+                              {{"acks", "all"}, {"linger.ms", "0"}, {"batch.num.messages", "7"}});
+        for (int i = 0; i < kMessages; ++i)
+            ASSERT_EQ(producer.send({"crashy",
+                                     0,
+                                     std::nullopt,
+                                     "payload-" + std::to_string(i) + std::string(60, 'p'),
+                                     {},
+                                     0}),
+                      RdKafka::ERR_NO_ERROR);
+        ASSERT_EQ(producer.flush().size(), static_cast<size_t>(kMessages));
+    }
+    size_t segments = 0;
+    int64_t active_base = 0;  // the newest segment's base offset: where the point should get to
+    for (const auto& e : fs::directory_iterator(broker.data_dir() / "crashy-0")) {
+        if (e.path().extension() != ".log")
+            continue;
+        ++segments;
+        active_base = std::max<int64_t>(active_base, std::stoll(e.path().stem().string()));
+    }
+    ASSERT_GT(segments, 10u);
+    // Written while running: the recovery point of crashy-0 moves past the rolled segments, up to
+    // the active one, and the checkpoint file follows within about a second.
+    const fs::path checkpoint = broker.data_dir() / "recovery-point-offset-checkpoint";
+    static const std::regex entry(R"(crashy 0 ([0-9]+))");
+    int64_t point = 0;
+    for (int i = 0; i < 100 && point < active_base; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        std::ifstream in(checkpoint);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::smatch m;
+        if (std::regex_search(text, m, entry))
+            point = std::stoll(m[1]);
+    }
+    ASSERT_EQ(point, active_base) << broker.log();
+    broker.kill_hard();
+    broker.start();
+    // One active segment per partition (crashy-0 and __consumer_offsets-0) was validated.
+    static const std::regex loaded(
+        R"(loaded 2 partition\(s\), ([0-9]+) segment\(s\) .* ([0-9]+) segment\(s\) \(([0-9]+) bytes\) validated)");
+    std::smatch m;
+    const std::string log = broker.log();
+    std::string last_start = log.substr(log.rfind("loaded "));
+    ASSERT_TRUE(std::regex_search(last_start, m, loaded)) << log;
+    EXPECT_GE(std::stoul(m[1]), segments);
+    EXPECT_LE(std::stoul(m[2]), 2u) << log;
+    auto got = read_partition(broker.bootstrap(), "crashy", 0, RdKafka::Topic::OFFSET_BEGINNING,
+                              static_cast<size_t>(kMessages));
+    ASSERT_EQ(got.size(), static_cast<size_t>(kMessages));
+    for (int i = 0; i < kMessages; ++i)
+        EXPECT_EQ(got[static_cast<size_t>(i)].offset, i);
 }
 
 TEST(ProduceConsume, SmallSegmentsRollAndConsumptionStartsAnywhere) {
