@@ -26,10 +26,10 @@ constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 // and for several pipelined ones; a frame that does not fit gets a buffer of its own size. It was
 // 64 KiB, allocated for every connection up front and kept while idle: 10,000 idle connections
 // then took 700 MB.
-constexpr size_t kSmallReadBuffer = 4 * 1024;
+constexpr size_t kSmallReadBuffer = size_t{4} * 1024;
 // An idle connection keeps at most this many spare response buffers, each at most this large.
 constexpr size_t kIdleSpares = 1;
-constexpr size_t kIdleSpareCapacity = 4 * 1024;
+constexpr size_t kIdleSpareCapacity = size_t{4} * 1024;
 // Responses queued but not yet written. Past this the read loop waits for the writer, which
 // bounds both memory and the number of requests in flight per connection.
 constexpr size_t kMaxQueuedResponses = 32;

@@ -110,7 +110,8 @@ int run_broker(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// Every exception is caught: one that escapes main would abort (std::terminate) without saying why.
+int main(int argc, char** argv) try {
     if (argc >= 2) {
         std::string_view command = argv[1];
         if (command == "dump-log")
@@ -124,4 +125,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "skiff: %s\n", e.what());
         return 2;
     }
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "skiff: %s\n", e.what());
+    return 1;
+} catch (...) {
+    std::fprintf(stderr, "skiff: unknown exception\n");
+    return 1;
 }

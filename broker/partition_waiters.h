@@ -21,7 +21,7 @@ class PartitionWaiters {
     // Shared between the fetch coroutine and the registry; `woken` is set before the cancel so a
     // notify that lands between two checks of the fetch loop is not lost.
     struct Waiter {
-        explicit Waiter(asio::any_io_executor ex) : timer(ex) {}
+        explicit Waiter(const asio::any_io_executor& ex) : timer(ex) {}
         asio::steady_timer timer;
         bool woken = false;  // only read/written on the timer's executor
     };

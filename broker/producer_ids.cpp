@@ -45,8 +45,8 @@ bool write_block_start(const fs::path& file, int64_t value) {
 
 }  // namespace
 
-ProducerIdAllocator::ProducerIdAllocator(fs::path log_dir)
-    : file_(std::move(log_dir) / "producer-id-block"), issued_end_(read_block_start(file_)) {}
+ProducerIdAllocator::ProducerIdAllocator(const fs::path& log_dir)
+    : file_(log_dir / "producer-id-block"), issued_end_(read_block_start(file_)) {}
 
 int64_t ProducerIdAllocator::next() {
     std::lock_guard lock(mutex_);

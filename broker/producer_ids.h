@@ -19,7 +19,7 @@ class ProducerIdAllocator {
   public:
     static constexpr int64_t kBlockSize = 1000;
 
-    explicit ProducerIdAllocator(std::filesystem::path log_dir);
+    explicit ProducerIdAllocator(const std::filesystem::path& log_dir);
     // -1 when the block file cannot be written (the caller answers with a retriable error).
     int64_t next();
     // Whether `id` was handed out by next(), in this process or an earlier one: below the block

@@ -2,7 +2,7 @@
 
 namespace skiff::broker {
 
-bool log_task_failure(const std::string& what, std::exception_ptr e) {
+bool log_task_failure(const std::string& what, const std::exception_ptr& e) {
     if (!e)
         return false;
     try {

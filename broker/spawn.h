@@ -23,15 +23,16 @@ struct SpawnOptions {
 };
 
 // Logs `e`, if any, as the failure of the task `what`. Returns whether there was one.
-bool log_task_failure(const std::string& what, std::exception_ptr e);
+bool log_task_failure(const std::string& what, const std::exception_ptr& e);
 
 template <class Executor, class Awaitable>
 void spawn(Executor&& executor, Awaitable&& task, std::string what, SpawnOptions options = {}) {
-    asio::co_spawn(std::forward<Executor>(executor), std::forward<Awaitable>(task),
-                   [what = std::move(what), options = std::move(options)](std::exception_ptr e) {
-                       if (log_task_failure(what, e) && options.on_failure)
-                           options.on_failure();
-                   });
+    asio::co_spawn(
+        std::forward<Executor>(executor), std::forward<Awaitable>(task),
+        [what = std::move(what), options = std::move(options)](const std::exception_ptr& e) {
+            if (log_task_failure(what, e) && options.on_failure)
+                options.on_failure();
+        });
 }
 
 }  // namespace skiff::broker

@@ -143,7 +143,7 @@ namespace skiff::protocol {
 // clang-format on
 
 enum class ErrorCode : int16_t {
-#define SKIFF_ERROR_ENUMERATOR(name, number, kafka_name) name = number,
+#define SKIFF_ERROR_ENUMERATOR(name, number, kafka_name) name = (number),
     SKIFF_KAFKA_ERROR_CODES(SKIFF_ERROR_ENUMERATOR)
 #undef SKIFF_ERROR_ENUMERATOR
 };

@@ -4,7 +4,7 @@
 
 namespace skiff::protocol {
 
-void Reader::fail(const char* name, std::string problem) {
+void Reader::fail(const char* name, const std::string& problem) {
     if (error_)
         return;
     DecodeError e;

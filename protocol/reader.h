@@ -80,7 +80,7 @@ class Reader {
     // sender about the schema, and silently ignoring that hides bugs.
     void expect_end();
 
-    void fail(const char* name, std::string problem);
+    void fail(const char* name, const std::string& problem);
 
   private:
     static constexpr int64_t kRegularFields = -1;

@@ -38,7 +38,7 @@ class RecordCursor {
         pos_ += static_cast<size_t>(length);
         return view;
     }
-    void fail(const char* what, std::string problem) {
+    void fail(const char* what, const std::string& problem) {
         if (!error_)
             error_ = RecordError{pos_, std::string(what) + ": " + problem};
     }

@@ -139,7 +139,7 @@ BatchScanner::BatchScanner(const LogFile& file, int64_t position, int64_t end)
     : file_(file), position_(position), end_(end), buffer_position_(position) {}
 
 Expected<std::span<const std::byte>, StorageError> BatchScanner::fill(int64_t length) {
-    constexpr int64_t kChunk = 64 * 1024;
+    constexpr int64_t kChunk = int64_t{64} * 1024;
     int64_t have_from = position_ - buffer_position_;
     if (have_from >= 0 && have_from + length <= static_cast<int64_t>(buffer_.size()))
         return std::span<const std::byte>(buffer_.data() + have_from, static_cast<size_t>(length));
@@ -179,7 +179,7 @@ Expected<BatchScanner::Step, StorageError> BatchScanner::next(bool with_body) {
     b.position = position_;
     b.header = h;
     // A batch of a quarter chunk or more: the next header is unlikely to be in the next chunk.
-    constexpr int64_t kLargeBatch = 16 * 1024;
+    constexpr int64_t kLargeBatch = int64_t{16} * 1024;
     read_ahead_ = static_cast<int64_t>(h.size_bytes()) < kLargeBatch;
     if (with_body) {
         auto body = fill(static_cast<int64_t>(h.size_bytes()));

@@ -36,7 +36,7 @@ std::optional<TopicPartition> parse_partition_dir_name(std::string_view name) {
     return tp;
 }
 
-Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(fs::path log_dir,
+Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::path& log_dir,
                                                                      LogConfig defaults,
                                                                      Clock clock,
                                                                      int recovery_threads) {

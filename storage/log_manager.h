@@ -55,10 +55,9 @@ std::optional<TopicPartition> parse_partition_dir_name(std::string_view name);
 
 class LogManager {
   public:
-    static Expected<std::unique_ptr<LogManager>, StorageError> open(std::filesystem::path log_dir,
-                                                                    LogConfig defaults,
-                                                                    Clock clock = {},
-                                                                    int recovery_threads = 1);
+    static Expected<std::unique_ptr<LogManager>, StorageError> open(
+        const std::filesystem::path& log_dir, LogConfig defaults, Clock clock = {},
+        int recovery_threads = 1);
     PartitionLog* get(const TopicPartition& tp) const;
     // A new partition gets the topic's config when set_topic_config named one, else defaults.
     Expected<PartitionLog*, StorageError> get_or_create(const TopicPartition& tp);

@@ -40,7 +40,7 @@ static size_t preallocated_bytes(uint32_t max_bytes, size_t entry_size) {
     return std::max(whole, entry_size);  // room for at least one entry
 }
 
-Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::create(fs::path path,
+Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::create(const fs::path& path,
                                                                          size_t entry_size,
                                                                          uint32_t max_bytes) {
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -56,7 +56,7 @@ Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::create(fs::pat
     return index;
 }
 
-Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(fs::path path,
+Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(const fs::path& path,
                                                                        size_t entry_size,
                                                                        uint32_t max_bytes,
                                                                        bool writable) {
@@ -114,7 +114,7 @@ bool MappedIndex::back_up_to(size_t end) {
     // (the kernel cannot allocate the page on fault), which would kill the broker on the first
     // index entry after the disk fills. Allocating the blocks with fallocate(2) first turns that
     // into an error: the entry is skipped, which only costs lookup speed, as a full index does.
-    constexpr size_t kStep = 64 * 1024;
+    constexpr size_t kStep = size_t{64} * 1024;
     if (end <= backed_bytes_)
         return true;
     const size_t to = std::min(mapped_bytes_, (end + kStep - 1) / kStep * kStep);

@@ -27,16 +27,13 @@ namespace skiff::storage {
 class MappedIndex {
   public:
     // Creates (or empties) `path`, preallocated and mapped for appending.
-    static Expected<std::unique_ptr<MappedIndex>, StorageError> create(std::filesystem::path path,
-                                                                       size_t entry_size,
-                                                                       uint32_t max_bytes);
+    static Expected<std::unique_ptr<MappedIndex>, StorageError> create(
+        const std::filesystem::path& path, size_t entry_size, uint32_t max_bytes);
     // Opens an existing file. Writable: re-preallocated to max_bytes for appending (the active
     // segment after a restart). The entry count stops at the first all-zero entry after entry 0,
     // the preallocated hole of a file that was never trimmed.
-    static Expected<std::unique_ptr<MappedIndex>, StorageError> open(std::filesystem::path path,
-                                                                     size_t entry_size,
-                                                                     uint32_t max_bytes,
-                                                                     bool writable);
+    static Expected<std::unique_ptr<MappedIndex>, StorageError> open(
+        const std::filesystem::path& path, size_t entry_size, uint32_t max_bytes, bool writable);
     ~MappedIndex();
     MappedIndex(const MappedIndex&) = delete;
     MappedIndex& operator=(const MappedIndex&) = delete;

@@ -11,7 +11,9 @@ namespace skiff::storage {
 struct TopicPartition {
     std::string topic;
     int32_t partition = 0;
-    auto operator<=>(const TopicPartition&) const = default;
+    // clang-tidy 14 sees the `<=> 0` that a defaulted operator<=> is rewritten to as a null pointer
+    // constant (a false positive); there is no pointer here.
+    auto operator<=>(const TopicPartition&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 }  // namespace skiff::storage

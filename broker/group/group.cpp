@@ -45,7 +45,9 @@ std::optional<std::string> Group::select_protocol() const {
     auto first = members.find(leader_id);
     const Member& reference = first != members.end() ? first->second : members.begin()->second;
     std::vector<std::string> candidates;
-    for (const auto& [name, metadata] : reference.protocols) {
+    for (const auto& protocol : reference.protocols) {
+        // A named reference, not a structured binding: clang 14 rejects capturing a binding.
+        const std::string& name = protocol.first;
         bool everyone = std::all_of(members.begin(), members.end(),
                                     [&](const auto& m) { return m.second.supports(name); });
         if (everyone)

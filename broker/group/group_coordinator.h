@@ -76,10 +76,10 @@ class GroupCoordinator {
 
     // Runs tick() every kTickMs on `executor` until its io_context stops. If a tick throws, the
     // error is logged and `on_failure` runs: without ticks sessions never expire.
-    void start(asio::any_io_executor executor, std::function<void()> on_failure = {});
+    void start(const asio::any_io_executor& executor, std::function<void()> on_failure = {});
     void tick();
 
-    void join(const JoinParams& params, JoinCallback done);
+    void join(const JoinParams& params, const JoinCallback& done);
     void sync(const SyncParams& params, SyncCallback done);
     protocol::ErrorCode heartbeat(const std::string& group_id, int32_t generation_id,
                                   const std::string& member_id,
@@ -118,6 +118,7 @@ class GroupCoordinator {
     void add_member(Group& g, const JoinParams& p, const std::string& member_id, JoinCallback done,
                     Deferred& deferred);
     void update_member(Group& g, Member& m, const JoinParams& p, JoinCallback done);
+    // member_id is a copy on purpose: callers pass keys of g's maps, which this erases.
     void remove_member(Group& g, std::string member_id, protocol::ErrorCode why,
                        Deferred& deferred);
     void prepare_rebalance(Group& g, const std::string& reason, Deferred& deferred);

@@ -72,7 +72,8 @@ class OffsetStore {
     int64_t snapshot_threshold_bytes() const;
 
   private:
-    OffsetStore(storage::PartitionLog& log, storage::LogConfig base) : log_(log), base_(base) {}
+    OffsetStore(storage::PartitionLog& log, storage::LogConfig base)
+        : log_(log), base_(std::move(base)) {}
     struct Entry {
         std::string group;
         storage::TopicPartition tp;

@@ -25,7 +25,7 @@ asio::awaitable<Result> await_group_result(
     const std::function<void(std::function<void(Result)>)>& start, std::chrono::milliseconds limit,
     Result on_timeout) {
     struct Slot {
-        explicit Slot(asio::any_io_executor ex) : timer(ex) {}
+        explicit Slot(const asio::any_io_executor& ex) : timer(ex) {}
         asio::steady_timer timer;
         std::optional<Result> result;
     };

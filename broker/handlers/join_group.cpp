@@ -29,8 +29,8 @@ asio::awaitable<protocol::JoinGroupResponse> handle_join_group(
     timeout.error = protocol::ErrorCode::rebalance_in_progress;
     timeout.member_id = req.member_id;
     auto result = co_await await_group_result<group::JoinResult>(
-        [&](std::function<void(group::JoinResult)> done) { groups.join(p, std::move(done)); },
-        limit, timeout);
+        [&](const std::function<void(group::JoinResult)>& done) { groups.join(p, done); }, limit,
+        timeout);
 
     protocol::JoinGroupResponse resp;
     resp.error_code = result.error;
