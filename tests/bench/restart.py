@@ -25,36 +25,12 @@ import argparse
 import os
 import resource
 import signal
-import socket
-import struct
 import subprocess
 import sys
 import time
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def api_versions_answered(port):
-    """True when a broker on port answers an ApiVersions v0 request."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-            client_id = b"restart-bench"
-            body = struct.pack(">hhih", 18, 0, 12345, len(client_id)) + client_id
-            s.sendall(struct.pack(">i", len(body)) + body)
-            head = b""
-            while len(head) < 8:
-                chunk = s.recv(8 - len(head))
-                if not chunk:
-                    return False
-                head += chunk
-            _, correlation = struct.unpack(">ii", head)
-            return correlation == 12345
-    except OSError:
-        return False
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from skiff_harness import api_versions_answered, free_port  # noqa: E402
 
 
 def start(args, port, log_path):

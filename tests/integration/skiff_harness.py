@@ -15,6 +15,8 @@ import os
 import re
 import shutil
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -207,6 +209,31 @@ def dump_all_logs(stream=sys.stderr, tail_lines=200):
                          % (b.name, os.path.basename(path), min(tail_lines, len(lines)), len(lines)))
             stream.write("\n".join(lines[-tail_lines:]) + "\n")
     stream.flush()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api_versions_answered(port):
+    """True when a broker on port answers an ApiVersions v0 request."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            client_id = b"skiff-harness"
+            body = struct.pack(">hhih", 18, 0, 12345, len(client_id)) + client_id
+            s.sendall(struct.pack(">i", len(body)) + body)
+            head = b""
+            while len(head) < 8:
+                chunk = s.recv(8 - len(head))
+                if not chunk:
+                    return False
+                head += chunk
+            _, correlation = struct.unpack(">ii", head)
+            return correlation == 12345
+    except OSError:
+        return False
 
 
 def wait_until(predicate, timeout_s, interval_s=0.05, what="condition"):

@@ -23,38 +23,18 @@ Prints each cycle's restart time and exits non-zero on any violation.
 import argparse
 import os
 import random
-import socket
-import struct
-import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import skiff_harness  # noqa: E402
+from skiff_harness import api_versions_answered, free_port  # noqa: E402
 
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition  # noqa: E402
 
 TOPIC = "soak"
 GROUP = "soak-group"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def api_versions_answered(port):
-    """True when the broker answers ApiVersions v0 on port."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
-            body = struct.pack(">hhi", 18, 0, 1) + struct.pack(">h", 4) + b"soak"
-            s.sendall(struct.pack(">i", len(body)) + body)
-            size = s.recv(4)
-            return len(size) == 4
-    except OSError:
-        return False
 
 
 class Load:

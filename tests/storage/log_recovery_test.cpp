@@ -15,29 +15,10 @@ namespace fs = std::filesystem;
 using test::append_batch;
 using test::TempDir;
 
-LogConfig config() {
-    return test::small_config(800, 250);
-}
-// Record timestamps are 1000 + ...; a wall clock would make every reopened segment older than
-// roll_ms (its roll time is its first batch's timestamp, as in Kafka) and roll at once.
-int64_t fixed_now() {
-    return 10'000;
-}
-
-// 20 batches of 2 records, 100..190 bytes, timestamps growing: 4 segments.
-void fill(PartitionLog& log, int from = 0, int to = 20) {
-    for (int i = from; i < to; ++i)
-        append_batch(log, 2, 100 + 10 * (i % 10), 1000 + 100 * i, 5);
-}
-
-std::vector<fs::path> segment_files(const fs::path& dir, std::string_view suffix) {
-    std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (parse_segment_file_name(e.path().filename().string(), suffix))
-            out.push_back(e.path());
-    std::sort(out.begin(), out.end());
-    return out;
-}
+using test::config;
+using test::fill;
+using test::fixed_now;
+using test::segment_files;
 
 TEST(LogRecoveryTest, CleanReopenGivesTheSameState) {
     TempDir dir;

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <random>
 
 #include "protocol/crc32c.h"
 #include "storage/big_endian.h"
+#include "storage/segment_names.h"
 
 namespace skiff::storage::test {
 
@@ -140,6 +142,29 @@ LogConfig small_config(uint64_t segment_bytes, uint32_t index_interval_bytes) {
     c.index_size_max_bytes = 4096;
     c.retention_ms = -1;
     return c;
+}
+
+LogConfig config() {
+    return small_config(800, 250);
+}
+
+int64_t fixed_now() {
+    return 10'000;
+}
+
+void fill(PartitionLog& log, int from, int to) {
+    for (int i = from; i < to; ++i)
+        append_batch(log, 2, 100 + 10 * (i % 10), 1000 + 100 * i, 5);
+}
+
+std::vector<std::filesystem::path> segment_files(const std::filesystem::path& dir,
+                                                 std::string_view suffix) {
+    std::vector<std::filesystem::path> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (parse_segment_file_name(e.path().filename().string(), suffix))
+            out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 }  // namespace skiff::storage::test

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/record_batch.h"
@@ -41,5 +42,17 @@ class TempDir {
 
 // A LogConfig with the given segment and index interval sizes and a small index.
 LogConfig small_config(uint64_t segment_bytes, uint32_t index_interval_bytes);
+
+// The recovery and restart tests' logs: 800-byte segments, an index entry every 250 bytes.
+LogConfig config();
+// Their clock. Record timestamps are 1000 + ...; a wall clock would make every reopened segment
+// older than roll_ms (its roll time is its first batch's timestamp, as in Kafka) and roll at once.
+int64_t fixed_now();
+// Batches `from` to `to` of 20 batches of 2 records, 100..190 bytes, timestamps growing: 4
+// segments of config(), 40 offsets.
+void fill(PartitionLog& log, int from = 0, int to = 20);
+// The segment files of `dir` with `suffix` (".log", ".index", ...), sorted by base offset.
+std::vector<std::filesystem::path> segment_files(const std::filesystem::path& dir,
+                                                 std::string_view suffix);
 
 }  // namespace skiff::storage::test
