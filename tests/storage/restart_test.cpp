@@ -75,16 +75,19 @@ TEST(RestartTest, RollLeavesTheFlushToTheBackgroundAndThenMovesTheRecoveryPoint)
     EXPECT_EQ((*log)->recovery_point(), base_of(segment_files(dir.path(), kLogSuffix).back()));
 }
 
+// Fills a log, lets the background flush move its recovery point, then drops it without
+// close(): a crash. Returns the recovery point reached.
+int64_t fill_flush_and_crash(const fs::path& dir) {
+    auto log = PartitionLog::open(dir, config(), fixed_now);
+    EXPECT_TRUE(log);
+    fill(**log);
+    EXPECT_TRUE((*log)->flush_rolled());
+    return (*log)->recovery_point();
+}
+
 TEST(RestartTest, AfterACrashOnlyTheActiveSegmentIsValidated) {
     TempDir dir;
-    int64_t recovery_point = 0;
-    {
-        auto log = PartitionLog::open(dir.path(), config(), fixed_now);
-        fill(**log);
-        ASSERT_TRUE((*log)->flush_rolled());
-        recovery_point = (*log)->recovery_point();
-        // No close(): a crash.
-    }
+    const int64_t recovery_point = fill_flush_and_crash(dir.path());
     auto logs = segment_files(dir.path(), kLogSuffix);
     ASSERT_EQ(logs.size(), 4u);
     ASSERT_EQ(recovery_point, base_of(logs.back()));
@@ -179,13 +182,7 @@ TEST(RestartTest, ValidatedSegmentsAboveTheRecoveryPointAreFlushedInTheBackgroun
 
 TEST(RestartTest, ImplausibleIndexOfATrustedSegmentIsRebuiltAndReported) {
     TempDir dir;
-    int64_t recovery_point = 0;
-    {
-        auto log = PartitionLog::open(dir.path(), config(), fixed_now);
-        fill(**log);
-        ASSERT_TRUE((*log)->flush_rolled());
-        recovery_point = (*log)->recovery_point();
-    }
+    const int64_t recovery_point = fill_flush_and_crash(dir.path());
     auto indexes = segment_files(dir.path(), kIndexSuffix);
     auto original = test::read_file(indexes[1]);
     ASSERT_GE(original.size(), 16u);
