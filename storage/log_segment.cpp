@@ -8,6 +8,7 @@
 
 #include "storage/batch_records.h"
 #include "storage/big_endian.h"
+#include "storage/open_segment_files.h"
 #include "storage/segment_names.h"
 
 namespace skiff::storage {
@@ -44,7 +45,7 @@ Expected<std::shared_ptr<LogSegment>, StorageError> LogSegment::create(const fs:
     auto truncated = (*log)->truncate(0);
     if (!truncated)
         return unexpected(truncated.error());
-    std::shared_ptr<LogSegment> segment(new LogSegment(base_offset, std::move(*log)));
+    std::shared_ptr<LogSegment> segment(new LogSegment(base_offset, log_path, std::move(*log)));
     segment->next_offset_ = base_offset;
     auto indexes = segment->create_indexes(dir, config);
     if (!indexes) {
@@ -93,7 +94,7 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
     if (sealed_)
         return unexpected(
             StorageError{StorageErrc::io_error,
-                         log_->path().string() + " is sealed; appends go to the active segment"});
+                         log_path_.string() + " is sealed; appends go to the active segment"});
     const int64_t start = size_bytes();
     // Build the iovecs: a rewritten 16-byte prefix per batch from a local buffer, then the rest
     // of the caller's bytes untouched. The buffers are per thread and keep their capacity, so a
@@ -162,15 +163,18 @@ Expected<std::optional<SegmentPosition>, StorageError> LogSegment::locate(int64_
     SegmentPosition found;
     if (auto entry = offset_index_->lookup(offset); entry && entry->position < limit)
         found.start_position = entry->position;
-    BatchScanner scanner(*log_, found.start_position, limit);
+    auto log = file();
+    if (!log)
+        return unexpected(log.error());
+    BatchScanner scanner(**log, found.start_position, limit);
     for (;;) {
         auto step = scanner.next(false);
         if (!step)
             return unexpected(step.error());
         if (!step->batch) {
             if (!step->problem.empty())
-                return unexpected(StorageError{StorageErrc::corrupt,
-                                               log_->path().string() + ": " + step->problem});
+                return unexpected(
+                    StorageError{StorageErrc::corrupt, log_path_.string() + ": " + step->problem});
             return std::optional<SegmentPosition>{};
         }
         ++found.batches_scanned;
@@ -193,7 +197,10 @@ Expected<int64_t, StorageError> LogSegment::batches_end(int64_t start, int64_t m
     int64_t from = start;
     if (auto entry = offset_index_->lookup_by_position(target); entry && entry->position > start)
         from = entry->position;
-    BatchScanner scanner(*log_, from, limit);
+    auto log = file();
+    if (!log)
+        return unexpected(log.error());
+    BatchScanner scanner(**log, from, limit);
     int64_t end = from;
     for (;;) {
         auto step = scanner.next(false);
@@ -216,7 +223,10 @@ Expected<std::optional<TimestampAndOffset>, StorageError> LogSegment::find_times
     if (auto te = time_index_->lookup(target))
         if (auto oe = offset_index_->lookup(te->offset); oe && oe->position < limit)
             start = oe->position;
-    BatchScanner scanner(*log_, start, limit);
+    auto log = file();
+    if (!log)
+        return unexpected(log.error());
+    BatchScanner scanner(**log, start, limit);
     for (;;) {
         auto step = scanner.next(false);
         if (!step)
@@ -231,7 +241,7 @@ Expected<std::optional<TimestampAndOffset>, StorageError> LogSegment::find_times
             return std::optional<TimestampAndOffset>{
                 TimestampAndOffset{h.max_timestamp, h.base_offset}};
         std::vector<std::byte> bytes(h.size_bytes());
-        auto r = log_->read_at(step->batch->position, bytes);
+        auto r = (*log)->read_at(step->batch->position, bytes);
         if (!r)
             return unexpected(r.error());
         if (auto rec = first_record_at_or_after(bytes, h, target))
@@ -241,11 +251,65 @@ Expected<std::optional<TimestampAndOffset>, StorageError> LogSegment::find_times
     }
 }
 
-FileSlice LogSegment::slice(int64_t position, int64_t length) const {
-    return FileSlice{log_->fd(), position, length, log_};
+Expected<FileSlice, StorageError> LogSegment::slice(int64_t position, int64_t length) const {
+    auto log = file();
+    if (!log)
+        return unexpected(log.error());
+    int fd = (*log)->fd();
+    return FileSlice{fd, position, length, std::move(*log)};
+}
+
+Expected<std::shared_ptr<LogFile>, StorageError> LogSegment::file() const {
+    std::lock_guard lock(file_mutex_);
+    if (log_)
+        return log_;
+    auto& cache = OpenSegmentFiles::global();
+    if (auto open = sealed_file_.lock()) {
+        cache.touch(open);
+        return open;
+    }
+    if (deleted_.load(std::memory_order_acquire))
+        return unexpected(StorageError{StorageErrc::offset_out_of_range,
+                                       log_path_.string() + " was deleted by retention"});
+    // Sealed files are only read (and fdatasync'ed, which a read-only descriptor can do).
+    auto opened = LogFile::open_read_only(log_path_);
+    if (!opened)
+        return unexpected(opened.error());
+    sealed_file_ = *opened;
+    cache.touch(*opened);
+    return std::move(*opened);
+}
+
+LogSegment::~LogSegment() {
+    if (auto open = sealed_file_.lock())
+        OpenSegmentFiles::global().forget(open.get());
+}
+
+Expected<void, StorageError> LogSegment::open_log() {
+    if (log_)
+        return {};
+    auto opened = LogFile::open(log_path_, false);
+    if (!opened)
+        return unexpected(opened.error());
+    std::lock_guard lock(file_mutex_);
+    log_ = std::move(*opened);
+    return {};
+}
+
+void LogSegment::release_log(bool keep_open) {
+    std::lock_guard lock(file_mutex_);
+    if (!log_)
+        return;
+    if (keep_open) {
+        sealed_file_ = log_;
+        OpenSegmentFiles::global().touch(log_);
+    }
+    log_.reset();
 }
 
 Expected<void, StorageError> LogSegment::seal() {
+    if (sealed_)
+        return {};
     if (auto m = max_timestamp())
         time_index_->maybe_append(m->timestamp, m->offset);
     auto a = offset_index_->file().trim();
@@ -262,11 +326,20 @@ Expected<void, StorageError> LogSegment::seal() {
         return c;
     reserved_end_ = size_bytes();
     sealed_ = true;
+    // Kept open: the background flush after a roll syncs it next, and consumers close behind
+    // the producer read it soon.
+    release_log(true);
     return {};
 }
 
 Expected<void, StorageError> LogSegment::flush() {
-    auto a = log_->sync();
+    auto log = file();
+    if (!log) {
+        if (log.error().code == StorageErrc::offset_out_of_range)
+            return {};  // deleted by retention meanwhile
+        return unexpected(log.error());
+    }
+    auto a = (*log)->sync();
     if (!a)
         return a;
     auto b = offset_index_->file().flush();
@@ -276,8 +349,14 @@ Expected<void, StorageError> LogSegment::flush() {
 }
 
 void LogSegment::delete_files() {
+    deleted_.store(true, std::memory_order_release);
+    {
+        std::lock_guard lock(file_mutex_);
+        if (auto open = sealed_file_.lock())
+            OpenSegmentFiles::global().forget(open.get());
+    }
     std::error_code ec;
-    fs::remove(log_->path(), ec);  // the .log first: a leftover index without it is stray
+    fs::remove(log_path_, ec);  // the .log first: a leftover index without it is stray
     fs::remove(offset_index_->file().path(), ec);
     fs::remove(time_index_->file().path(), ec);
 }

@@ -15,6 +15,10 @@
 // active segment; readers call locate/batches_end/find_timestamp/slice concurrently, always
 // bounded by a committed size they snapshotted, so they never see a partially written batch.
 // Sealed segments never change; flush() of a sealed segment may run on any thread.
+//
+// Descriptors: the active segment keeps its .log open for appends. A sealed one opens it on
+// first read and leaves it to OpenSegmentFiles, which bounds how many stay open; the indexes
+// keep none (mapped_index.h). A partition therefore holds one descriptor while idle.
 #pragma once
 
 #include <atomic>
@@ -70,6 +74,11 @@ class LogSegment {
                                                bool active, bool recover,
                                                std::optional<int64_t> next_base = std::nullopt);
 
+    // Closes the .log unless a reader still holds it (takes it out of OpenSegmentFiles).
+    ~LogSegment();
+    LogSegment(const LogSegment&) = delete;
+    LogSegment& operator=(const LogSegment&) = delete;
+
     int64_t base_offset() const { return base_offset_; }
     int64_t size_bytes() const { return size_bytes_.load(std::memory_order_acquire); }
     int64_t next_offset() const { return next_offset_.load(std::memory_order_acquire); }
@@ -97,7 +106,7 @@ class LogSegment {
     // First record with timestamp >= target in [0, limit).
     Expected<std::optional<TimestampAndOffset>, StorageError> find_timestamp(int64_t target,
                                                                              int64_t limit) const;
-    FileSlice slice(int64_t position, int64_t length) const;
+    Expected<FileSlice, StorageError> slice(int64_t position, int64_t length) const;
 
     // Seals the segment: final time index entry, indexes trimmed to their entries, disk blocks
     // reserved past the end of the .log released. Nothing is flushed.
@@ -106,16 +115,26 @@ class LogSegment {
     // (the background flush after a roll) concurrently with readers and with appends to the
     // active segment: it changes nothing, it only waits for the disk.
     Expected<void, StorageError> flush();
-    // Unlinks the three files; open FileSlices keep the data readable.
+    // Unlinks the three files; open FileSlices keep the data readable. Reads that come later
+    // (from a snapshot taken before the delete) get offset_out_of_range, as the offset is then
+    // below the log start.
     void delete_files();
 
-    const LogFile& log() const { return *log_; }
+    // The open .log: the active segment's own, or a sealed segment's, opened if needed.
+    Expected<std::shared_ptr<LogFile>, StorageError> file() const;
+    const std::filesystem::path& log_path() const { return log_path_; }
     const OffsetIndex& offset_index() const { return *offset_index_; }
     const TimeIndex& time_index() const { return *time_index_; }
 
   private:
-    LogSegment(int64_t base_offset, std::shared_ptr<LogFile> log)
-        : base_offset_(base_offset), log_(std::move(log)) {}
+    LogSegment(int64_t base_offset, std::filesystem::path log_path, std::shared_ptr<LogFile> log)
+        : base_offset_(base_offset), log_path_(std::move(log_path)), log_(std::move(log)) {}
+    // Opens log_ for the appender or for recovery, if it is not open (a trusted sealed segment
+    // found implausible at start).
+    Expected<void, StorageError> open_log();
+    // Hands the .log over from the appender to the bounded cache of sealed files (`keep_open`)
+    // or closes it.
+    void release_log(bool keep_open);
     Expected<void, StorageError> create_indexes(const std::filesystem::path& dir,
                                                 const LogConfig& config);
     // Replays the index rule for one batch about to be written at `position`.
@@ -130,7 +149,12 @@ class LogSegment {
                                              std::optional<int64_t> next_base);
 
     const int64_t base_offset_;
+    const std::filesystem::path log_path_;
+    // Written by the appender only (open, seal) under file_mutex_; readers go through file().
     std::shared_ptr<LogFile> log_;
+    mutable std::mutex file_mutex_;
+    mutable std::weak_ptr<LogFile> sealed_file_;  // open while cached or read, else expired
+    std::atomic<bool> deleted_{false};
     std::unique_ptr<OffsetIndex> offset_index_;
     std::unique_ptr<TimeIndex> time_index_;
     std::atomic<int64_t> size_bytes_{0};

@@ -12,22 +12,43 @@ namespace skiff::storage {
 
 namespace fs = std::filesystem;
 
-MappedIndex::MappedIndex(fs::path path, int fd, size_t entry_size)
-    : path_(std::move(path)), fd_(fd), entry_size_(entry_size) {}
+namespace {
+
+// A descriptor closed when it goes out of scope: the index opens its file only for the call that
+// needs it.
+class ScopedFd {
+  public:
+    explicit ScopedFd(int fd) : fd_(fd) {}
+    ~ScopedFd() {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    ScopedFd(const ScopedFd&) = delete;
+    ScopedFd& operator=(const ScopedFd&) = delete;
+    int get() const { return fd_; }
+    bool ok() const { return fd_ >= 0; }
+
+  private:
+    int fd_;
+};
+
+}  // namespace
+
+MappedIndex::MappedIndex(fs::path path, size_t entry_size)
+    : path_(std::move(path)), entry_size_(entry_size) {}
 
 MappedIndex::~MappedIndex() {
     if (base_)
         ::munmap(base_, mapped_bytes_);
-    ::close(fd_);
 }
 
-Expected<void, StorageError> MappedIndex::map(size_t file_bytes, bool writable) {
+Expected<void, StorageError> MappedIndex::map(int fd, size_t file_bytes, bool writable) {
     writable_ = writable;
     capacity_ = writable ? file_bytes / entry_size_ : 0;
     if (file_bytes == 0)
         return {};
     int prot = PROT_READ | (writable ? PROT_WRITE : 0);
-    void* p = ::mmap(nullptr, file_bytes, prot, MAP_SHARED, fd_, 0);
+    void* p = ::mmap(nullptr, file_bytes, prot, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED)
         return unexpected(errno_error(errno, "mmap " + path_.string()));
     base_ = static_cast<std::byte*>(p);
@@ -43,14 +64,14 @@ static size_t preallocated_bytes(uint32_t max_bytes, size_t entry_size) {
 Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::create(const fs::path& path,
                                                                          size_t entry_size,
                                                                          uint32_t max_bytes) {
-    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
+    ScopedFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (!fd.ok())
         return unexpected(errno_error(errno, "create " + path.string()));
-    std::unique_ptr<MappedIndex> index(new MappedIndex(path, fd, entry_size));
+    std::unique_ptr<MappedIndex> index(new MappedIndex(path, entry_size));
     size_t bytes = preallocated_bytes(max_bytes, entry_size);
-    if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
+    if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
         return unexpected(errno_error(errno, "preallocate " + path.string()));
-    auto m = index->map(bytes, true);
+    auto m = index->map(fd.get(), bytes, true);
     if (!m)
         return unexpected(m.error());
     return index;
@@ -60,15 +81,15 @@ Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(const fs:
                                                                        size_t entry_size,
                                                                        uint32_t max_bytes,
                                                                        bool writable) {
-    int fd = ::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-    if (fd < 0) {
+    ScopedFd fd(::open(path.c_str(), (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC));
+    if (!fd.ok()) {
         if (errno == ENOENT)
             return unexpected(StorageError{StorageErrc::not_found, path.string()});
         return unexpected(errno_error(errno, "open " + path.string()));
     }
-    std::unique_ptr<MappedIndex> index(new MappedIndex(path, fd, entry_size));
+    std::unique_ptr<MappedIndex> index(new MappedIndex(path, entry_size));
     struct stat st {};
-    if (::fstat(fd, &st) != 0)
+    if (::fstat(fd.get(), &st) != 0)
         return unexpected(errno_error(errno, "stat " + path.string()));
     auto existing = static_cast<size_t>(st.st_size);
     if (existing % entry_size != 0)
@@ -78,10 +99,10 @@ Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(const fs:
     size_t bytes = existing;
     if (writable) {
         bytes = std::max(existing, preallocated_bytes(max_bytes, entry_size));
-        if (bytes != existing && ::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
+        if (bytes != existing && ::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
             return unexpected(errno_error(errno, "preallocate " + path.string()));
     }
-    auto m = index->map(bytes, writable);
+    auto m = index->map(fd.get(), bytes, writable);
     if (!m)
         return unexpected(m.error());
     // An all-zero entry after entry 0 can only be the preallocated hole: offsets and timestamps
@@ -119,7 +140,10 @@ bool MappedIndex::back_up_to(size_t end) {
         return true;
     const size_t to = std::min(mapped_bytes_, (end + kStep - 1) / kStep * kStep);
     if (allocate_blocks_) {
-        if (::fallocate(fd_, 0, static_cast<off_t>(backed_bytes_),
+        ScopedFd fd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
+        if (!fd.ok())
+            return false;  // out of descriptors, say: the entry is skipped like a full index's
+        if (::fallocate(fd.get(), 0, static_cast<off_t>(backed_bytes_),
                         static_cast<off_t>(to - backed_bytes_)) != 0) {
             if (errno != EOPNOTSUPP)
                 return false;
@@ -155,7 +179,8 @@ Expected<void, StorageError> MappedIndex::trim() {
     // the disk with the background flush of the sealed segment (flush() below, an fdatasync
     // that also writes the dirty pages of the mapping and the new size).
     size_t bytes = entries() * entry_size_;
-    if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
+    ScopedFd fd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
+    if (!fd.ok() || ::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
         return unexpected(errno_error(errno, "trim " + path_.string()));
     writable_ = false;
     capacity_ = entries();
@@ -169,9 +194,19 @@ Expected<void, StorageError> MappedIndex::flush() {
         return {};
     }
     // Trimmed or opened read-only: the file as it is, with dirty pages of a former writable
-    // mapping and its trimmed size.
-    if (::fdatasync(fd_) != 0)
+    // mapping and its trimmed size (dirty pages belong to the file, not to a descriptor, so a
+    // new one syncs them). Once synced it never changes again.
+    if (synced_.load(std::memory_order_acquire))
+        return {};
+    ScopedFd fd(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.ok()) {
+        if (errno == ENOENT)
+            return {};  // deleted by retention meanwhile: nothing to make durable
+        return unexpected(errno_error(errno, "open " + path_.string()));
+    }
+    if (::fdatasync(fd.get()) != 0)
         return unexpected(errno_error(errno, "fsync " + path_.string()));
+    synced_.store(true, std::memory_order_release);
     return {};
 }
 

@@ -7,6 +7,11 @@
 // active .index becomes, say, a 520-byte sealed one). A mapping is never moved or resized while the
 // index is alive, so readers can use it without locks.
 //
+// No file descriptor is kept: a mapping does not need one (Kafka's AbstractIndex closes its
+// RandomAccessFile after mapping too). The rare operations that do (reserving blocks every 64 KiB
+// of entries, trimming at seal, the fdatasync after it) open the file by path for the call, so
+// an idle partition costs one descriptor, its active .log, instead of three.
+//
 // Thread-safety: one writer (the partition's appender) calls append/trim; any number of readers
 // call entries()/entry() concurrently. The entry count is an atomic published with release
 // ordering after the entry bytes are written, so a reader never sees a half-written entry.
@@ -75,14 +80,13 @@ class MappedIndex {
     }
 
   private:
-    MappedIndex(std::filesystem::path path, int fd, size_t entry_size);
-    Expected<void, StorageError> map(size_t file_bytes, bool writable);
+    MappedIndex(std::filesystem::path path, size_t entry_size);
+    Expected<void, StorageError> map(int fd, size_t file_bytes, bool writable);
     // Makes sure the file's blocks up to `end` are allocated before the mapping is stored to;
     // false when the file system has no room.
     bool back_up_to(size_t end);
 
     std::filesystem::path path_;
-    int fd_;
     size_t entry_size_;
     std::byte* base_ = nullptr;
     size_t mapped_bytes_ = 0;
@@ -90,6 +94,8 @@ class MappedIndex {
     bool writable_ = false;
     size_t backed_bytes_ = 0;  // file blocks below this are allocated (appender only)
     bool allocate_blocks_ = true;
+    std::atomic<bool> synced_{
+        false};  // trimmed or read-only, and fdatasync'ed since: nothing left to flush
     std::atomic<size_t> entries_{0};
 };
 

@@ -248,7 +248,7 @@ size_t PartitionLog::apply_retention() {
             info.largest_timestamp_ms = m->timestamp;
         } else {
             struct stat st {};
-            if (::fstat(set[i]->log().fd(), &st) == 0)
+            if (::stat(set[i]->log_path().c_str(), &st) == 0)
                 info.largest_timestamp_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000;
         }
         sealed.push_back(info);
@@ -321,7 +321,10 @@ void PartitionLog::load_producer_state() {
     for (size_t i = 0; i < set.size(); ++i) {
         if (i + 1 < set.size() && set[i + 1]->base_offset() <= replay_from)
             continue;
-        BatchScanner scanner(set[i]->log(), 0, snap.limit(i));
+        auto log = set[i]->file();
+        if (!log)
+            break;  // unreadable: replay what was read, as for a torn batch
+        BatchScanner scanner(**log, 0, snap.limit(i));
         for (;;) {
             auto step = scanner.next(false);
             if (!step || !step->batch)

@@ -51,7 +51,10 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
         if (first && stop == start && min_one_batch)
             stop = start + first_batch_size;
         if (stop > start) {
-            result.slices.push_back(set[i]->slice(start, stop - start));
+            auto slice = set[i]->slice(start, stop - start);
+            if (!slice)
+                return unexpected(slice.error());
+            result.slices.push_back(std::move(*slice));
             result.total_bytes += stop - start;
             remaining -= stop - start;
         }

@@ -84,6 +84,8 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
         from = last->position;
     if (auto t = time_index_->last_entry())
         max_timestamp_ = t;
+    if (auto opened = open_log(); !opened)
+        return unexpected(opened.error());
     BatchScanner scanner(*log_, from, size);
     bool first = true;
     for (;;) {
@@ -92,12 +94,12 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
             return unexpected(step.error());
         if (!step->batch) {
             if (!step->problem.empty())
-                return log_->path().string() + ": " + step->problem;
+                return log_path_.string() + ": " + step->problem;
             break;
         }
         const protocol::BatchHeader& h = step->batch->header;
         if (first && last && h.last_offset() != last->offset)
-            return log_->path().string() + ": last index entry names offset " +
+            return log_path_.string() + ": last index entry names offset " +
                    std::to_string(last->offset) + " but its batch ends at " +
                    std::to_string(h.last_offset());
         first = false;
@@ -115,6 +117,8 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
 
 Expected<std::string, StorageError> LogSegment::recover(const fs::path& dir,
                                                         const LogConfig& config) {
+    if (auto opened = open_log(); !opened)
+        return unexpected(opened.error());
     auto indexes = create_indexes(dir, config);
     if (!indexes)
         return unexpected(indexes.error());
@@ -134,7 +138,7 @@ Expected<std::string, StorageError> LogSegment::recover(const fs::path& dir,
                             std::to_string(step->batch->header.base_offset) + ", expected " +
                             std::to_string(expected);
         if (!step->problem.empty()) {
-            problem = log_->path().string() + " at position " + std::to_string(position) + ": " +
+            problem = log_path_.string() + " at position " + std::to_string(position) + ": " +
                       step->problem;
             auto t = log_->truncate(position);
             if (!t)
@@ -158,16 +162,28 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
                                                             const LogConfig& config, bool active,
                                                             bool recover,
                                                             std::optional<int64_t> next_base) {
-    auto log = LogFile::open(dir / segment_file_name(base_offset, kLogSuffix), false);
-    if (!log)
-        return unexpected(log.error());
-    auto size = (*log)->size();
-    if (!size)
-        return unexpected(size.error());
+    // A trusted sealed segment's .log is not opened at all: its size is all that start-up needs
+    // (the first read opens it). Every other one is opened to be scanned or appended to.
+    fs::path log_path = dir / segment_file_name(base_offset, kLogSuffix);
     Opened opened;
-    opened.segment.reset(new LogSegment(base_offset, std::move(*log)));
+    opened.segment.reset(new LogSegment(base_offset, log_path, nullptr));
     LogSegment& s = *opened.segment;
-    s.size_bytes_ = *size;
+    if (next_base && !active && !recover) {
+        struct stat st {};
+        if (::stat(log_path.c_str(), &st) != 0) {
+            if (errno == ENOENT)
+                return unexpected(StorageError{StorageErrc::not_found, log_path.string()});
+            return unexpected(errno_error(errno, "stat " + log_path.string()));
+        }
+        s.size_bytes_ = static_cast<int64_t>(st.st_size);
+    } else {
+        if (auto log = s.open_log(); !log)
+            return unexpected(log.error());
+        auto size = s.log_->size();
+        if (!size)
+            return unexpected(size.error());
+        s.size_bytes_ = *size;
+    }
     s.next_offset_ = base_offset;
     if (!recover) {
         auto problem = s.load(dir, config, active, next_base);
@@ -211,6 +227,8 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
         // the start-up time of a partition with many segments) have nothing to do.
         s.sealed_ = true;
     }
+    if (!active)
+        s.release_log(false);  // closed: the first read opens it again
     return opened;
 }
 
