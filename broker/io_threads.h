@@ -42,9 +42,12 @@ class IoThreads {
 
   private:
     using WorkGuard = asio::executor_work_guard<asio::io_context::executor_type>;
+    // Declared before keep_running_, so destroyed after it: a work guard outliving its context
+    // touches freed memory when it is released (the broker died of SIGBUS at exit, or when a
+    // listener could not bind).
     std::vector<std::unique_ptr<asio::io_context>> contexts_;
-    std::vector<WorkGuard> keep_running_;  // an idle context must not return from run()
     std::unique_ptr<asio::io_context> acceptors_;
+    std::vector<WorkGuard> keep_running_;  // an idle context must not return from run()
     std::atomic<size_t> next_{0};
 };
 

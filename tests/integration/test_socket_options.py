@@ -15,6 +15,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -75,6 +76,26 @@ class SocketOptionsTest(unittest.TestCase):
         rb, tb = self.buffers_of({})
         self.assertNotEqual(tb, 2 * SEND_BUFFER)
         self.assertNotEqual(rb, 2 * RECEIVE_BUFFER)
+
+
+class ListenFailureTest(unittest.TestCase):
+    def test_a_taken_port_is_a_clear_error_and_exit_code_1(self):
+        # It used to end in SIGBUS while unwinding (a work guard outlived its io_context).
+        taken = socket.socket()
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with tempfile.TemporaryDirectory() as data:
+            try:
+                run = subprocess.run(
+                    [skiff_harness.binary(), "--override", "log.dirs=" + data,
+                     "--override", "listeners=PLAINTEXT://127.0.0.1:%d" % port],
+                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
+            finally:
+                taken.close()
+        out = run.stdout.decode(errors="replace")
+        self.assertEqual(run.returncode, 1, out)
+        self.assertIn("cannot listen on PLAINTEXT://127.0.0.1:%d" % port, out)
 
 
 if __name__ == "__main__":
