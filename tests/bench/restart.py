@@ -47,7 +47,8 @@ def start(args, port, log_path):
 
 
 def raise_nofile():
-    """1,000 partitions of 20 segments keep 60,000 files open; skiff inherits the limit."""
+    """Many partitions need many descriptors (one per partition, plus connections); skiff
+    inherits the limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     for limit in (1 << 20, hard):
         try:
