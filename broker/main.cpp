@@ -3,8 +3,11 @@
 // whether it answers). kUsage below is the full usage text.
 #include <malloc.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -32,6 +35,35 @@ constexpr const char* kUsage = R"(usage:
 
 settings:
 )";
+
+std::string limit_text(rlim_t v) {
+    return v == RLIM_INFINITY ? std::string("unlimited") : std::to_string(v);
+}
+
+// Every partition holds descriptors (its active segment at least) and so does every connection:
+// the soft RLIMIT_NOFILE, often 1024, runs out long before the hard one. Raised to the hard
+// limit, as the JVM does for Kafka (-XX:+MaxFDLimit); Server warns when it is low for the
+// partitions found. An unlimited hard limit cannot be the soft one for descriptors (the kernel
+// caps it at fs.nr_open): that soft limit is left as it is.
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
+        spdlog::warn("cannot read the file descriptor limit: {}", std::strerror(errno));
+        return;
+    }
+    const rlim_t was = limit.rlim_cur;
+    if (limit.rlim_cur != limit.rlim_max && limit.rlim_max != RLIM_INFINITY) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            limit = raised;
+        else
+            spdlog::warn("cannot raise the file descriptor limit from {} to {}: {}",
+                         limit_text(was), limit_text(limit.rlim_max), std::strerror(errno));
+    }
+    spdlog::info("file descriptor limit: soft {} (was {}), hard {}", limit_text(limit.rlim_cur),
+                 limit_text(was), limit_text(limit.rlim_max));
+}
 
 int run_broker(int argc, char** argv) {
     skiff::config::ConfigSources sources;
@@ -81,6 +113,7 @@ int run_broker(int argc, char** argv) {
     spdlog::info("skiff {} starting", SKIFF_VERSION);
     for (const auto& s : loaded->non_defaults)
         spdlog::info("setting {}={} (from {})", s.key, s.value, s.source);
+    raise_descriptor_limit();
 
     // glibc raises its mmap threshold to the size of the largest mmap-backed block freed so far
     // (up to 32 MiB): after one 20 MiB request, later large request buffers come from the heap

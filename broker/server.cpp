@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/signal_set.hpp>
@@ -58,11 +59,41 @@ size_t resident_anonymous_bytes() {
     return 0;
 }
 
+// Descriptors kept free of partitions for connections, checkpoints and the like when judging
+// whether the descriptor limit suits the partitions found.
+constexpr size_t kDescriptorReserve = 1024;
+
+// Warns, before the logs are opened (which fails with "Too many open files" when the limit is
+// far too low), when the soft descriptor limit (main raised it to the hard one) leaves less than
+// kDescriptorReserve beside one descriptor per partition. One per partition is the least: the
+// active segment's .log stays open; sealed segments and indexes may add more.
+void warn_if_descriptor_limit_low(const std::string& log_dir) {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return;
+    size_t partitions = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(log_dir, ec))
+        if (storage::parse_partition_dir_name(entry.path().filename().string()))
+            ++partitions;
+    if (partitions + kDescriptorReserve > limit.rlim_cur)
+        spdlog::warn(
+            "{} partition(s) in {} hold at least one file descriptor each, and the descriptor "
+            "limit is {} (hard {}): raise it (ulimit -n, systemd LimitNOFILE=, docker --ulimit "
+            "nofile=) to at least {}, or loading and creating partitions will fail with \"Too many "
+            "open files\"",
+            partitions, log_dir, limit.rlim_cur,
+            limit.rlim_max == RLIM_INFINITY ? std::string("unlimited")
+                                            : std::to_string(limit.rlim_max),
+            partitions + kDescriptorReserve);
+}
+
 std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& config) {
     std::error_code ec;
     std::filesystem::create_directories(config.log_dir, ec);
     if (ec)
         throw std::runtime_error("cannot create log.dirs " + config.log_dir + ": " + ec.message());
+    warn_if_descriptor_limit_low(config.log_dir);
     const auto started = std::chrono::steady_clock::now();
     auto logs = storage::LogManager::open(config.log_dir, log_config_from(config), {},
                                           config.num_recovery_threads_per_data_dir);

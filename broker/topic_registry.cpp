@@ -41,13 +41,62 @@ std::vector<TopicInfo> TopicRegistry::list() const {
 
 TopicRegistry::CreateResult TopicRegistry::create_partitions_locked(const std::string& topic,
                                                                     int32_t from, int32_t to) {
-    for (int32_t p = from; p < to; ++p) {
-        auto log = logs_.get_or_create({topic, p});
-        if (!log)
-            return {ErrorCode::kafka_storage_error, 0,
-                    "cannot create partition " + std::to_string(p) + ": " + log.error().message};
-    }
+    // All or nothing (LogManager::create_partitions rolls back what it made). Kafka answers
+    // KAFKA_STORAGE_ERROR for a log it cannot create (see the header); CreateTopics v1+ and
+    // CreatePartitions carry the message, which names the partition and the errno text.
+    auto created = logs_.create_partitions(topic, from, to);
+    if (!created)
+        return {ErrorCode::kafka_storage_error, 0, created.error().message};
     return {ErrorCode::none, to, {}};
+}
+
+void TopicRegistry::remember_failure_locked(const std::string& topic, const CreateResult& result,
+                                            Clock::time_point now) {
+    auto it = failed_auto_creates_.find(topic);
+    if (it == failed_auto_creates_.end()) {
+        if (failed_auto_creates_.size() >= kMaxRememberedFailures) {
+            // Forget those whose back-off is over; if none is, the one due soonest.
+            std::erase_if(failed_auto_creates_,
+                          [&](const auto& entry) { return entry.second.retry_at <= now; });
+            if (failed_auto_creates_.size() >= kMaxRememberedFailures) {
+                auto soonest = failed_auto_creates_.begin();
+                for (auto f = failed_auto_creates_.begin(); f != failed_auto_creates_.end(); ++f)
+                    if (f->second.retry_at < soonest->second.retry_at)
+                        soonest = f;
+                failed_auto_creates_.erase(soonest);
+            }
+        }
+        it = failed_auto_creates_.emplace(topic, Failure{}).first;
+    }
+    Failure& f = it->second;
+    f.failures = std::min(f.failures + 1, 16);
+    auto backoff = std::chrono::duration_cast<Clock::duration>(kAutoCreateBackoffMin) *
+                   (int64_t{1} << (f.failures - 1));
+    f.retry_at = now + std::min<Clock::duration>(backoff, kAutoCreateBackoffMax);
+    f.result = result;
+}
+
+TopicRegistry::CreateResult TopicRegistry::auto_create(const std::string& topic, int32_t partitions,
+                                                       Clock::time_point now) {
+    if (auto reason = invalid_topic_reason(topic))
+        return {ErrorCode::invalid_topic_exception, 0, *reason};
+    std::lock_guard lock(mutex_);
+    if (auto it = topics_.find(topic); it != topics_.end())
+        return {ErrorCode::none, it->second.partition_count, {}};
+    if (auto it = failed_auto_creates_.find(topic);
+        it != failed_auto_creates_.end() && now < it->second.retry_at) {
+        CreateResult r = it->second.result;
+        r.backing_off = true;
+        return r;
+    }
+    auto created = create_partitions_locked(topic, 0, partitions);
+    if (created.error != ErrorCode::none) {
+        remember_failure_locked(topic, created, now);
+        return created;
+    }
+    failed_auto_creates_.erase(topic);
+    topics_[topic].partition_count = partitions;
+    return created;
 }
 
 TopicRegistry::CreateResult TopicRegistry::get_or_create(const std::string& topic,
@@ -87,8 +136,16 @@ TopicRegistry::CreateResult TopicRegistry::create(const std::string& topic, int3
         logs_.set_topic_config(topic, apply_overrides(logs_.defaults(), overrides));
     }
     auto created = create_partitions_locked(topic, 0, partitions);
-    if (created.error != ErrorCode::none)
+    if (created.error != ErrorCode::none) {
+        // Rolled back: the partitions are gone, and so must the overrides be, or a later
+        // creation of the same name (or a restart) would find them.
+        if (!overrides.empty()) {
+            remove_topic_overrides(logs_.log_dir(), topic);
+            logs_.clear_topic_config(topic);
+        }
         return created;
+    }
+    failed_auto_creates_.erase(topic);
     topics_[topic] = Topic{partitions, overrides};
     return created;
 }

@@ -4,9 +4,24 @@
 // before the topic becomes visible. Overrides live in topic-configs/ (topic_config.h), written
 // before the partitions are created and applied to the topic's logs through the LogManager.
 //
+// Creation is all or nothing (CreateTopics, Metadata auto-creation, CreatePartitions): when one
+// partition cannot be created (too many open files, a full disk, ...), the partitions made for
+// the request are closed and their directories removed, a topic's overrides file and config are
+// dropped, and nothing of it shows in list()/partition_count(). The answer is
+// KAFKA_STORAGE_ERROR: what Kafka's LogManager.getOrCreateLog throws (KafkaStorageException)
+// when creating a log fails with an IOException, which is how the JVM reports EMFILE and
+// ENOSPC there.
+//
+// Metadata auto-creation is retried by clients every few hundred ms for as long as they wait
+// for the topic; auto_create() remembers a failed topic and does not try it again for a while
+// (kAutoCreateBackoffMin doubling per consecutive failure up to kAutoCreateBackoffMax), so a
+// topic that cannot be made costs one attempt per back-off, not thousands of partition
+// creations per metadata request.
+//
 // Thread-safe: handlers on every I/O thread consult it.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -40,8 +55,20 @@ class TopicRegistry {
         protocol::ErrorCode error = protocol::ErrorCode::none;
         int32_t partition_count = 0;
         std::string message;
+        // auto_create() only: the topic failed recently and was not tried again (error and
+        // message are those of the failure).
+        bool backing_off = false;
     };
     CreateResult get_or_create(const std::string& topic, int32_t partitions);
+
+    // Metadata auto-creation: get_or_create, except that a topic whose creation failed is not
+    // tried again until its back-off is over (answered with backing_off set meanwhile).
+    using Clock = std::chrono::steady_clock;
+    static constexpr std::chrono::seconds kAutoCreateBackoffMin{5};
+    static constexpr std::chrono::seconds kAutoCreateBackoffMax{60};
+    static constexpr size_t kMaxRememberedFailures = 1024;  // names come from clients
+    CreateResult auto_create(const std::string& topic, int32_t partitions,
+                             Clock::time_point now = Clock::now());
 
     // CreateTopics: TOPIC_ALREADY_EXISTS, INVALID_TOPIC_EXCEPTION, INVALID_PARTITIONS (< 1),
     // INVALID_CONFIG (naming the key), KAFKA_STORAGE_ERROR. validate_only checks and creates
@@ -75,10 +102,18 @@ class TopicRegistry {
         TopicOverrides overrides;
     };
     CreateResult create_partitions_locked(const std::string& topic, int32_t from, int32_t to);
+    struct Failure {
+        Clock::time_point retry_at;
+        int failures = 0;  // consecutive
+        CreateResult result;
+    };
+    void remember_failure_locked(const std::string& topic, const CreateResult& result,
+                                 Clock::time_point now);
 
     storage::LogManager& logs_;
     mutable std::mutex mutex_;
     std::map<std::string, Topic> topics_;
+    std::map<std::string, Failure> failed_auto_creates_;  // guarded by mutex_
 };
 
 }  // namespace skiff::broker

@@ -148,6 +148,75 @@ Expected<PartitionLog*, StorageError> LogManager::get_or_create(const TopicParti
     return raw;
 }
 
+Expected<void, StorageError> LogManager::create_partitions(const std::string& topic, int32_t from,
+                                                           int32_t to) {
+    if (!is_valid_topic_name(topic) || from < 0 || to < from)
+        return unexpected(StorageError{StorageErrc::invalid_argument,
+                                       "invalid partitions " + std::to_string(from) + ".." +
+                                           std::to_string(to) + " of topic " + topic});
+    LogConfig config;
+    {
+        std::shared_lock lock(mutex_);
+        auto it = topic_configs_.find(topic);
+        config = it == topic_configs_.end() ? defaults_ : it->second;
+    }
+    struct Opened {
+        TopicPartition tp;
+        fs::path dir;
+        bool made_dir = false;  // absent before: this call's to remove on failure
+        std::unique_ptr<PartitionLog> log;
+    };
+    std::vector<Opened> opened;
+    opened.reserve(static_cast<size_t>(to - from));
+    std::optional<StorageError> failure;
+    for (int32_t p = from; p < to; ++p) {
+        TopicPartition tp{topic, p};
+        if (get(tp))
+            continue;
+        fs::path dir = log_dir_ / (topic + "-" + std::to_string(p));
+        std::error_code ec;
+        const bool existed = fs::exists(dir, ec);
+        // Recorded before the open: a failed open may leave the directory half made.
+        opened.push_back(Opened{tp, dir, !existed, nullptr});
+        auto log = PartitionLog::open(dir, config, clock_, true);
+        if (!log) {
+            failure = StorageError{log.error().code, "cannot create partition " +
+                                                         std::to_string(p) + " of topic " + topic +
+                                                         ": " + log.error().message};
+            break;
+        }
+        opened.back().log = std::move(*log);
+    }
+    if (!failure) {
+        std::unique_lock lock(mutex_);
+        for (auto& o : opened)
+            logs_.try_emplace(o.tp, std::move(o.log));  // one already there (a race) wins
+        return {};
+    }
+    // Never visible: destroying the logs closes their files without flushing or snapshotting
+    // (nothing was written), which also needs no further descriptor.
+    size_t made = 0;
+    for (auto& o : opened)
+        o.log.reset();
+    for (auto& o : opened) {
+        if (!o.made_dir)
+            continue;
+        ++made;
+        std::error_code ec;
+        fs::remove_all(o.dir, ec);
+        if (ec)
+            failure->message += "; could not remove " + o.dir.string() + ": " + ec.message();
+    }
+    failure->message += " (" + std::to_string(made) + " partition director" +
+                        (made == 1 ? "y" : "ies") + " created by this call removed)";
+    return unexpected(*failure);
+}
+
+void LogManager::clear_topic_config(const std::string& topic) {
+    std::unique_lock lock(mutex_);
+    topic_configs_.erase(topic);
+}
+
 void LogManager::set_topic_config(const std::string& topic, LogConfig config) {
     std::unique_lock lock(mutex_);
     for (auto it = logs_.lower_bound({topic, 0}); it != logs_.end() && it->first.topic == topic;

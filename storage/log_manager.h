@@ -61,8 +61,18 @@ class LogManager {
     PartitionLog* get(const TopicPartition& tp) const;
     // A new partition gets the topic's config when set_topic_config named one, else defaults.
     Expected<PartitionLog*, StorageError> get_or_create(const TopicPartition& tp);
+    // Creates partitions [from, to) of `topic`, all or nothing. The new logs are opened outside
+    // the map and become visible to get() together, once every one is open. When one fails
+    // (EMFILE, ENOSPC, ...), the logs opened so far are destroyed at once (their descriptors
+    // freed: nothing else can hold them yet), the partition directories this call made are
+    // removed, and the error names the partition that failed. Partitions already present are
+    // left as they are.
+    Expected<void, StorageError> create_partitions(const std::string& topic, int32_t from,
+                                                   int32_t to);
     // Per-topic settings: applied to the topic's open logs and to partitions created later.
     void set_topic_config(const std::string& topic, LogConfig config);
+    // Forgets what set_topic_config set (a topic creation rolled back); open logs keep theirs.
+    void clear_topic_config(const std::string& topic);
     const LogConfig& defaults() const { return defaults_; }
     // Closes every partition of `topic` and renames its dirs for deletion; returns how many.
     size_t remove(const std::string& topic);

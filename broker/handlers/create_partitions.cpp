@@ -2,6 +2,7 @@
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
 
 namespace skiff::broker {
 
@@ -17,6 +18,11 @@ asio::awaitable<protocol::CreatePartitionsResponse> handle_create_partitions(
             r.error_message = "manual replica assignment is not supported by skiff (one broker)";
         } else {
             auto grown = ctx.broker.topics().add_partitions(t.name, t.count, req.validate_only);
+            if (grown.error == protocol::ErrorCode::kafka_storage_error)  // rolled back
+                LogThrottle::global().log(spdlog::level::err, "create-partitions:storage",
+                                          "growing topic '{}' to {} partitions for {} failed and "
+                                          "was rolled back: {}",
+                                          t.name, t.count, ctx.peer, grown.message);
             r.error_code = grown.error;
             if (grown.error != protocol::ErrorCode::none)
                 r.error_message = std::move(grown.message);

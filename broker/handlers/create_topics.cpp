@@ -2,6 +2,7 @@
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
 
 namespace skiff::broker {
 namespace {
@@ -33,6 +34,11 @@ protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::C
         overrides[c.name] = *c.value;
     }
     auto created = ctx.broker.topics().create(t.name, partitions, overrides, validate_only);
+    if (created.error == ErrorCode::kafka_storage_error)  // rolled back (topic_registry.h)
+        LogThrottle::global().log(spdlog::level::err, "create-topics:storage",
+                                  "creating topic '{}' with {} partition(s) for {} failed and was "
+                                  "rolled back: {}",
+                                  t.name, partitions, ctx.peer, created.message);
     if (created.error != ErrorCode::none)
         return fail(created.error, created.message);
     if (!validate_only)

@@ -83,14 +83,24 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
             resp.topics.push_back(topic_error(name, ErrorCode::unknown_topic_or_partition));
             continue;
         }
-        auto created = broker.topics().get_or_create(name, cfg.num_partitions);
+        auto created = broker.topics().auto_create(name, cfg.num_partitions);
         if (created.error != ErrorCode::none) {
-            // Clients retry metadata every few hundred ms while creation keeps failing.
-            LogThrottle::global().log(
-                spdlog::level::err,
-                "metadata:auto-create:" + std::to_string(static_cast<int>(created.error)),
-                "auto-creating topic '{}' for {} failed: {}", name, ctx.peer, created.message);
-            resp.topics.push_back(topic_error(name, created.error));
+            // Nothing of the topic is left (the registry rolled it back). LEADER_NOT_AVAILABLE is
+            // what Kafka answers for a topic whose auto-creation is under way: every client
+            // treats it as retriable and asks again, and does not give the topic up as unknown
+            // (librdkafka fails queued messages with UNKNOWN_TOPIC after a while). The storage
+            // error itself has no field in Metadata; it is in the broker's log.
+            if (!created.backing_off)  // a real attempt: at most once per back-off per topic
+                LogThrottle::global().log(
+                    spdlog::level::err,
+                    "metadata:auto-create:" + std::to_string(static_cast<int>(created.error)),
+                    "auto-creating topic '{}' with {} partition(s) for {} failed and was rolled "
+                    "back (answering LEADER_NOT_AVAILABLE; not retried for {} s or more): {}",
+                    name, cfg.num_partitions, ctx.peer,
+                    TopicRegistry::kAutoCreateBackoffMin.count(), created.message);
+            resp.topics.push_back(topic_error(name, created.error == ErrorCode::kafka_storage_error
+                                                        ? ErrorCode::leader_not_available
+                                                        : created.error));
             continue;
         }
         spdlog::info("auto-created topic '{}' with {} partition(s) for {}", name,

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 
 namespace skiff::broker {
 namespace {
@@ -65,6 +67,87 @@ TEST(TopicRegistry, InternalTopicsCannotBeGrownOrReconfigured) {
     EXPECT_EQ(topics.set_overrides("__consumer_offsets", {{"retention.ms", "1"}}, false).error,
               protocol::ErrorCode::invalid_request);
     EXPECT_EQ(topics.partition_count("__consumer_offsets"), 1);
+    ASSERT_TRUE((*logs)->close());
+}
+
+bool any_entry_starts_with(const fs::path& dir, const std::string& prefix) {
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.path().filename().string().starts_with(prefix))
+            return true;
+    return false;
+}
+
+// A regular file where partition `p` of `topic` would get its directory: creating it fails.
+void block_partition(const fs::path& dir, const std::string& topic, int p) {
+    std::ofstream(dir / (topic + "-" + std::to_string(p))) << "in the way";
+}
+
+TEST(TopicRegistry, FailedCreationLeavesNothingOfTheTopic) {
+    TempDir dir;
+    auto logs = storage::LogManager::open(dir.path, {});
+    ASSERT_TRUE(logs);
+    TopicRegistry topics(**logs);
+    block_partition(dir.path, "half", 3);
+    auto created = topics.create("half", 6, {{"retention.ms", "1000"}}, false);
+    EXPECT_EQ(created.error, protocol::ErrorCode::kafka_storage_error);
+    EXPECT_NE(created.message.find("partition 3 of topic half"), std::string::npos)
+        << created.message;
+    EXPECT_FALSE(topics.partition_count("half"));
+    EXPECT_TRUE(topics.list().empty());
+    EXPECT_FALSE(topics.overrides("half"));
+    fs::remove(dir.path / "half-3");
+    EXPECT_FALSE(any_entry_starts_with(dir.path, "half"));  // partitions and overrides file
+    EXPECT_TRUE((*logs)->partitions().empty());
+
+    // Nothing remembered: the same name is created in full, without the old overrides.
+    ASSERT_EQ(topics.create("half", 2, {}, false).error, protocol::ErrorCode::none);
+    EXPECT_EQ(topics.partition_count("half"), 2);
+    ASSERT_TRUE(topics.overrides("half"));
+    EXPECT_TRUE(topics.overrides("half")->empty());
+
+    // Growing fails the same way: the topic keeps its partitions, the new ones are gone.
+    block_partition(dir.path, "half", 4);
+    EXPECT_EQ(topics.add_partitions("half", 6, false).error,
+              protocol::ErrorCode::kafka_storage_error);
+    EXPECT_EQ(topics.partition_count("half"), 2);
+    EXPECT_FALSE(fs::exists(dir.path / "half-2"));
+    EXPECT_FALSE(fs::exists(dir.path / "half-3"));
+    EXPECT_EQ((*logs)->partitions().size(), 2u);
+    ASSERT_TRUE((*logs)->close());
+}
+
+TEST(TopicRegistry, FailedAutoCreationBacksOff) {
+    TempDir dir;
+    auto logs = storage::LogManager::open(dir.path, {});
+    ASSERT_TRUE(logs);
+    TopicRegistry topics(**logs);
+    const auto t0 = TopicRegistry::Clock::now();
+    block_partition(dir.path, "auto", 2);
+    auto first = topics.auto_create("auto", 4, t0);
+    EXPECT_EQ(first.error, protocol::ErrorCode::kafka_storage_error);
+    EXPECT_FALSE(first.backing_off);
+    // Within the back-off the failure is answered without trying: even with the obstacle gone
+    // nothing is created.
+    fs::remove(dir.path / "auto-2");
+    auto again = topics.auto_create("auto", 4, t0 + std::chrono::seconds(4));
+    EXPECT_EQ(again.error, protocol::ErrorCode::kafka_storage_error);
+    EXPECT_TRUE(again.backing_off);
+    EXPECT_FALSE(any_entry_starts_with(dir.path, "auto"));
+    // A second failure doubles the back-off (5 s, then 10 s).
+    block_partition(dir.path, "auto", 2);
+    EXPECT_FALSE(topics.auto_create("auto", 4, t0 + std::chrono::seconds(5)).backing_off);
+    EXPECT_TRUE(topics.auto_create("auto", 4, t0 + std::chrono::seconds(14)).backing_off);
+    fs::remove(dir.path / "auto-2");
+    auto created = topics.auto_create("auto", 4, t0 + std::chrono::seconds(15));
+    EXPECT_EQ(created.error, protocol::ErrorCode::none);
+    EXPECT_EQ(created.partition_count, 4);
+    EXPECT_EQ(topics.partition_count("auto"), 4);
+    // Other topics are not held back by one that failed; CreateTopics never backs off.
+    block_partition(dir.path, "other", 0);
+    EXPECT_FALSE(topics.auto_create("other", 1, t0 + std::chrono::seconds(15)).backing_off);
+    fs::remove(dir.path / "other-0");
+    EXPECT_EQ(topics.create("other", 1, {}, false).error, protocol::ErrorCode::none);
+    EXPECT_EQ(topics.auto_create("other", 1, t0 + std::chrono::seconds(16)).partition_count, 1);
     ASSERT_TRUE((*logs)->close());
 }
 

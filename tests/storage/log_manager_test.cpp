@@ -2,7 +2,9 @@
 #include "storage/log_manager.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -158,6 +160,75 @@ TEST(CheckpointFileTest, RoundTripsKafkasTextFormat) {
     EXPECT_TRUE(read_checkpoint(dir.path() / "missing")->empty());
     std::ofstream(dir.path() / "bad") << "1\n0\n";
     EXPECT_FALSE(read_checkpoint(dir.path() / "bad"));
+}
+
+size_t open_descriptors() {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+std::vector<std::string> entries_of(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(LogManagerTest, CreatePartitionsIsAllOrNothing) {
+    TempDir dir;
+    auto m = LogManager::open(dir.path(), test::small_config(1 << 20, 4096));
+    ASSERT_TRUE(m);
+    ASSERT_TRUE((*m)->create_partitions("t", 0, 2));  // t-0, t-1 exist before the failed growth
+    // A regular file where partition 4's directory would go: its open fails.
+    std::ofstream(dir.path() / "t-4") << "in the way";
+    const auto before = entries_of(dir.path());
+    const size_t descriptors = open_descriptors();
+    auto grown = (*m)->create_partitions("t", 2, 8);
+    ASSERT_FALSE(grown);
+    EXPECT_NE(grown.error().message.find("partition 4 of topic t"), std::string::npos)
+        << grown.error().message;
+    // t-2 and t-3 were made and removed again, t-5.. never made; the blocking file (not made by
+    // this call) and the partitions from before stay; no descriptor is left behind.
+    EXPECT_EQ(entries_of(dir.path()), before);
+    EXPECT_EQ(open_descriptors(), descriptors);
+    EXPECT_TRUE(fs::is_regular_file(dir.path() / "t-4"));
+    EXPECT_FALSE((*m)->get({"t", 2}));
+    EXPECT_FALSE((*m)->get({"t", 3}));
+    EXPECT_TRUE((*m)->get({"t", 0}));
+    EXPECT_EQ((*m)->partitions().size(), 2u);
+
+    fs::remove(dir.path() / "t-4");
+    ASSERT_TRUE((*m)->create_partitions("t", 2, 8));
+    EXPECT_EQ((*m)->partitions().size(), 8u);
+    EXPECT_TRUE(fs::is_directory(dir.path() / "t-4"));
+}
+
+TEST(LogManagerTest, CreatePartitionsOutOfDescriptorsRollsBack) {
+    TempDir dir;
+    auto m = LogManager::open(dir.path(), test::small_config(1 << 20, 4096));
+    ASSERT_TRUE(m);
+    rlimit saved{};
+    ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    const size_t descriptors = open_descriptors();
+    rlimit low = saved;
+    low.rlim_cur = descriptors + 40;  // room for a few partitions, not for 500
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+    auto created = (*m)->create_partitions("many", 0, 500);
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
+    ASSERT_FALSE(created);
+    EXPECT_NE(created.error().message.find("Too many open files"), std::string::npos)
+        << created.error().message;
+    const auto left = entries_of(dir.path());
+    EXPECT_TRUE(std::none_of(left.begin(), left.end(),
+                             [](const std::string& e) { return e.starts_with("many-"); }));
+    EXPECT_TRUE((*m)->partitions().empty());
+    EXPECT_EQ(open_descriptors(), descriptors);
+    // With descriptors back, the same creation succeeds.
+    ASSERT_TRUE((*m)->create_partitions("many", 0, 5));
+    EXPECT_EQ((*m)->partitions().size(), 5u);
 }
 
 }  // namespace

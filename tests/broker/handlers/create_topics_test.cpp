@@ -3,6 +3,9 @@
 // and a name listed twice.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "handler_fixture.h"
 #include "protocol/create_topics.h"
 
@@ -137,6 +140,21 @@ TEST_F(CreateTopicsTest, EverySupportedVersion) {
         EXPECT_EQ(results[0].error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(broker().topics().partition_count(name), 2) << "v" << v;
     }
+}
+
+TEST_F(CreateTopicsTest, AStorageFailureIsRolledBackAndAnswersKafkaStorageError) {
+    broker();  // the log dir is loaded before the obstacle is put in
+    // A regular file where partition 2's directory would go: creating it fails.
+    std::ofstream(std::filesystem::path(config.log_dir) / "t-2") << "in the way";
+    auto r = create_one(topic("t", 5));
+    EXPECT_EQ(r.error_code, ErrorCode::kafka_storage_error);
+    ASSERT_TRUE(r.error_message.has_value());
+    EXPECT_NE(r.error_message->find("partition 2 of topic t"), std::string::npos)
+        << *r.error_message;
+    EXPECT_FALSE(broker().topics().partition_count("t"));
+    EXPECT_EQ(broker().logs().get({"t", 0}), nullptr);
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(config.log_dir) / "t-0"));
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(config.log_dir) / "t-1"));
 }
 
 }  // namespace

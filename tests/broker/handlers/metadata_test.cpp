@@ -3,6 +3,9 @@
 // v4+ request flag); invalid names.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "handler_fixture.h"
 #include "protocol/metadata.h"
 
@@ -100,6 +103,26 @@ TEST_F(MetadataTest, AutoCreatesAnUnknownTopicWithTheDefaultPartitionCount) {
     EXPECT_EQ(resp.topics[0].partitions.size(), 3u);
     EXPECT_EQ(broker().topics().partition_count("fresh"), 3);
     EXPECT_NE(broker().logs().get({"fresh", 2}), nullptr);
+}
+
+TEST_F(MetadataTest, AFailedAutoCreationIsRolledBackAndAnsweredLeaderNotAvailable) {
+    config.num_partitions = 4;
+    broker();
+    const std::filesystem::path dir(config.log_dir);
+    std::ofstream(dir / "fresh-3") << "in the way";  // partition 3 cannot be created
+    for (int i = 0; i < 3; ++i) {  // the second and third are answered from the back-off
+        auto resp = run(handle_metadata, named({"fresh"}), kLatest);
+        ASSERT_EQ(resp.topics.size(), 1u);
+        EXPECT_EQ(resp.topics[0].error_code, ErrorCode::leader_not_available);
+        EXPECT_TRUE(resp.topics[0].partitions.empty());
+        EXPECT_FALSE(broker().topics().partition_count("fresh"));
+        for (int p = 0; p < 3; ++p)
+            EXPECT_FALSE(std::filesystem::exists(dir / ("fresh-" + std::to_string(p))));
+    }
+    // Another topic is created as usual meanwhile.
+    auto other = run(handle_metadata, named({"other"}), kLatest);
+    EXPECT_EQ(other.topics[0].error_code, ErrorCode::none);
+    EXPECT_EQ(broker().topics().partition_count("other"), 4);
 }
 
 TEST_F(MetadataTest, NoAutoCreationWhenTheBrokerDisablesIt) {
