@@ -7,9 +7,17 @@
 //   bench_client latency --bootstrap H:P --topic T --size BYTES --count N --seconds S
 //   bench_client fill --bootstrap H:P --topic T --partitions P --bytes N --size BYTES
 //                     [--batch-size BYTES]
+//   bench_client consume-many --bootstrap H:P --topic T --partitions P --bytes N [--seconds S]
+//                             [--broker-pid PID]
+//   bench_client clients --bootstrap H:P --topic T --partitions P --producers N
+//                        [--consumers M --consumer-mode group|assign] --seconds S [--size 100]
+//                        [--acks 1] [--max-outstanding 100] [--broker-pid PID]
 //
-// Each prints one machine-readable line "result key=value ..." on stdout. Everything but fill goes
-// to partition 0. Throughput counts value bytes only (MB = 10^6 bytes). broker_cpu_s is the broker
+// Each prints one machine-readable line "result key=value ..." on stdout. produce sends
+// round-robin over partitions 0..P-1 with --partitions P (default 1: partition 0 only, after one
+// untimed warm-up message to each partition); consume and latency use partition 0 only.
+// consume-many reads every partition of a filled topic from the beginning. clients runs N
+// producer and M consumer threads, one librdkafka handle each, in this one process. Throughput counts value bytes only (MB = 10^6 bytes). broker_cpu_s is the broker
 // process's utime+stime (all threads, from /proc/PID/stat) spent between the start and the end
 // of the timed part; connection set-up and topic creation happen before it.
 //
@@ -23,6 +31,10 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -139,11 +151,13 @@ std::vector<char> make_value(int64_t size) {
     return v;
 }
 
-void produce_one(rd_kafka_t* rk, const std::string& topic, std::vector<char>& value) {
+void produce_one(rd_kafka_t* rk, const std::string& topic, std::vector<char>& value,
+                 int32_t partition = 0, void* opaque = nullptr) {
     for (;;) {
         rd_kafka_resp_err_t e =
-            rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(0),
-                              RD_KAFKA_V_VALUE(value.data(), value.size()), RD_KAFKA_V_END);
+            rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(partition),
+                              RD_KAFKA_V_VALUE(value.data(), value.size()),
+                              RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
         if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
             return;
         if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
@@ -152,13 +166,19 @@ void produce_one(rd_kafka_t* rk, const std::string& topic, std::vector<char>& va
     }
 }
 
-// Creates the topic (skiff auto-creates on metadata) and opens the connection, untimed.
+// Creates the topic (skiff auto-creates on metadata) and opens the connection, untimed: one
+// message to each of partitions 0..P-1.
 void warm_up(rd_kafka_t* rk, const std::string& topic, std::vector<char>& value,
-             Delivery& delivery) {
-    produce_one(rk, topic, value);
-    rd_kafka_flush(rk, 30000);
-    if (delivery.ok != 1)
-        die("warm-up message not delivered: " + delivery.first_error);
+             Delivery& delivery, int32_t partitions = 1) {
+    for (int32_t p = 0; p < partitions; ++p) {
+        produce_one(rk, topic, value, p);
+        if ((p & 63) == 63)
+            rd_kafka_poll(rk, 0);
+    }
+    rd_kafka_flush(rk, 120000);
+    if (delivery.ok != partitions)
+        die("warm-up messages not delivered: " + std::to_string(delivery.ok) + " of " +
+            std::to_string(partitions) + " " + delivery.first_error);
     delivery = {};
 }
 
@@ -168,18 +188,24 @@ int run_produce(const Args& args) {
     const int64_t max_bytes = args.num("max-bytes");
     const double seconds = std::stod(args.get("seconds"));
     const int64_t pid = args.num("broker-pid", "0");
+    const auto partitions = static_cast<int32_t>(args.num("partitions", "1"));
+    if (partitions < 1)
+        die("--partitions must be at least 1");
     std::string acks = args.get("acks");
     Delivery delivery;
     rd_kafka_t* rk = make_producer(args, delivery, acks == "all" ? "-1" : acks, false);
     auto value = make_value(size);
-    warm_up(rk, topic, value, delivery);
+    warm_up(rk, topic, value, delivery, partitions);
 
     const double cpu0 = process_cpu_seconds(pid);
     const auto start = Clock::now();
     const auto deadline = start + std::chrono::duration<double>(seconds);
     int64_t sent = 0;
+    int32_t partition = 0;
     while (sent * size < max_bytes) {
-        produce_one(rk, topic, value);
+        produce_one(rk, topic, value, partition);
+        if (++partition == partitions)
+            partition = 0;
         ++sent;
         if ((sent & 63) == 0) {
             rd_kafka_poll(rk, 0);
@@ -196,9 +222,9 @@ int run_produce(const Args& args) {
         die(std::to_string(delivery.failed) + " messages failed: " + delivery.first_error);
     const double bytes = static_cast<double>(delivery.ok * size);
     std::printf(
-        "result workload=produce msgs=%lld bytes=%.0f seconds=%.4f msgs_per_s=%.1f mb_per_s=%.2f "
-        "broker_cpu_s=%.3f\n",
-        static_cast<long long>(delivery.ok), bytes, elapsed, delivery.ok / elapsed,
+        "result workload=produce partitions=%d msgs=%lld bytes=%.0f seconds=%.4f msgs_per_s=%.1f "
+        "mb_per_s=%.2f broker_cpu_s=%.3f\n",
+        partitions, static_cast<long long>(delivery.ok), bytes, elapsed, delivery.ok / elapsed,
         bytes / elapsed / 1e6, cpu);
     return 0;
 }
@@ -358,6 +384,372 @@ int run_fill(const Args& args) {
     return 0;
 }
 
+// Sum of the "Fetch" request counters of every broker in one statistics JSON document
+// (brokers.*.req.Fetch); -1 when the document has none.
+int64_t fetch_requests_in_stats(const char* json) {
+    int64_t total = -1;
+    const char* key = "\"Fetch\":";
+    for (const char* p = std::strstr(json, key); p; p = std::strstr(p + 1, key)) {
+        total = std::max<int64_t>(total, 0) + std::strtoll(p + std::strlen(key), nullptr, 10);
+    }
+    return total;
+}
+
+std::atomic<int64_t> g_fetch_requests{-1};
+std::atomic<int64_t> g_stats_seen{0};
+
+int on_stats(rd_kafka_t*, char* json, size_t, void*) {
+    const int64_t n = fetch_requests_in_stats(json);
+    if (n >= 0)
+        g_fetch_requests.store(n);
+    g_stats_seen.fetch_add(1);
+    return 0;  // librdkafka frees json
+}
+
+// One consumer of every partition of a topic, from the beginning (no group: rd_kafka_assign
+// with OFFSET_BEGINNING), until it has read --bytes value bytes. The topic must already hold
+// exactly that (bench_client fill). Reports throughput, broker CPU and the number of Fetch
+// requests the client sent (from librdkafka's statistics, brokers.*.req.Fetch) up to the moment
+// the last byte arrived, so a caller counting the broker's sendfile calls can divide by it.
+int run_consume_many(const Args& args) {
+    const std::string topic = args.get("topic");
+    const auto partitions = static_cast<int32_t>(args.num("partitions"));
+    const int64_t want = args.num("bytes");
+    const double seconds = std::stod(args.get("seconds", "120"));
+    const int64_t pid = args.num("broker-pid", "0");
+    rd_kafka_conf_t* conf = make_conf(args);
+    set_conf(conf, "enable.auto.commit", "false");
+    set_conf(conf, "statistics.interval.ms", "50");
+    rd_kafka_conf_set_stats_cb(conf, on_stats);
+    char err[512];
+    rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+    if (!rk)
+        die(std::string("rd_kafka_new: ") + err);
+    rd_kafka_poll_set_consumer(rk);
+    // Connect and learn the topic's partitions, untimed.
+    rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+    const rd_kafka_metadata_t* md = nullptr;
+    if (rd_kafka_metadata(rk, 0, rkt, &md, 30000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        die("metadata for " + topic + " failed");
+    if (md->topic_cnt != 1 || md->topics[0].partition_cnt != partitions)
+        die("topic " + topic + " has " +
+            std::to_string(md->topic_cnt ? md->topics[0].partition_cnt : 0) + " partitions, not " +
+            std::to_string(partitions));
+    rd_kafka_metadata_destroy(md);
+    rd_kafka_topic_destroy(rkt);
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
+    for (int32_t p = 0; p < partitions; ++p)
+        rd_kafka_topic_partition_list_add(list, topic.c_str(), p)->offset =
+            RD_KAFKA_OFFSET_BEGINNING;
+
+    // Let one statistics document through so the counter starts from the connection's fetches.
+    for (int i = 0; i < 20 && g_stats_seen.load() == 0; ++i)
+        rd_kafka_poll(rk, 50);
+    const int64_t fetches0 = std::max<int64_t>(g_fetch_requests.load(), 0);
+    const double cpu0 = process_cpu_seconds(pid);
+    const auto start = Clock::now();
+    if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        die("assign failed");
+    rd_kafka_topic_partition_list_destroy(list);
+    int64_t bytes = 0, messages = 0;
+    while (bytes < want) {
+        rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 100);
+        if (!m) {
+            if (seconds_since(start) > seconds)
+                die("consume-many: read " + std::to_string(bytes) + " of " + std::to_string(want) +
+                    " bytes in " + std::to_string(seconds) + " s");
+            continue;
+        }
+        if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            bytes += static_cast<int64_t>(m->len);
+            ++messages;
+        } else if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            die(std::string("consume: ") + rd_kafka_message_errstr(m));
+        }
+        rd_kafka_message_destroy(m);
+    }
+    const double elapsed = seconds_since(start);
+    const double cpu = process_cpu_seconds(pid) - cpu0;
+    // The next statistics document (at most 50 ms later) holds the fetches sent until now.
+    const int64_t seen = g_stats_seen.load();
+    for (int i = 0; i < 40 && g_stats_seen.load() < seen + 2; ++i)
+        rd_kafka_poll(rk, 25);
+    const int64_t fetches = g_fetch_requests.load() - fetches0;
+    rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
+    std::printf(
+        "result workload=consume-many partitions=%d msgs=%lld bytes=%lld seconds=%.4f "
+        "msgs_per_s=%.1f mb_per_s=%.2f broker_cpu_s=%.3f fetch_requests=%lld\n",
+        partitions, static_cast<long long>(messages), static_cast<long long>(bytes), elapsed,
+        messages / elapsed, bytes / elapsed / 1e6, cpu, static_cast<long long>(fetches));
+    return 0;
+}
+
+// --- clients: N producers and M consumers, one librdkafka handle each, one thread each -------
+
+struct ProducerStats {
+    int64_t ok = 0;
+    int64_t failed = 0;
+    std::string first_error;
+    std::vector<float> latency_us;
+};
+
+void on_timed_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
+    auto* st = static_cast<ProducerStats*>(opaque);
+    if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        if (st->failed++ == 0)
+            st->first_error = rd_kafka_err2str(m->err);
+        return;
+    }
+    ++st->ok;
+    const auto sent_ns = reinterpret_cast<intptr_t>(m->_private);
+    if (sent_ns != 0) {
+        const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                Clock::now().time_since_epoch())
+                                .count();
+        st->latency_us.push_back(static_cast<float>((now_ns - sent_ns) / 1000.0));
+    }
+}
+
+struct ConsumerState {
+    std::atomic<int32_t> assigned{0};
+    std::atomic<int64_t> messages{0};  // counted only while g_counting
+    std::atomic<int64_t> bytes{0};
+};
+
+std::atomic<bool> g_counting{false};
+std::atomic<bool> g_stop_consumers{false};
+
+void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                  rd_kafka_topic_partition_list_t* parts, void* opaque) {
+    auto* st = static_cast<ConsumerState*>(opaque);
+    if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+        rd_kafka_assign(rk, parts);
+        st->assigned.store(parts->cnt);
+    } else {
+        rd_kafka_assign(rk, nullptr);
+        st->assigned.store(0);
+    }
+}
+
+int run_clients(const Args& args) {
+    const std::string topic = args.get("topic");
+    const int producers = static_cast<int>(args.num("producers"));
+    const int consumers = static_cast<int>(args.num("consumers", "0"));
+    const auto partitions = static_cast<int32_t>(args.num("partitions"));
+    const std::string mode = args.get("consumer-mode", "group");  // group | assign
+    const int64_t size = args.num("size", "100");
+    const double seconds = std::stod(args.get("seconds"));
+    const int64_t window = args.num("max-outstanding", "100");
+    const int64_t pid = args.num("broker-pid", "0");
+    const std::string acks = args.get("acks", "1");
+    if (mode != "group" && mode != "assign")
+        die("--consumer-mode must be group or assign");
+    if (producers < 1)
+        die("--producers must be at least 1");
+
+    // Create the topic (skiff: auto-created with num.partitions) and touch every partition.
+    {
+        Delivery delivery;
+        rd_kafka_t* rk = make_producer(args, delivery, acks == "all" ? "-1" : acks, false);
+        auto value = make_value(size);
+        warm_up(rk, topic, value, delivery, partitions);
+        rd_kafka_destroy(rk);
+    }
+
+    // Consumers first: each subscribes (one group) or assigns every partition (no group), and
+    // reads from the end of what the warm-up wrote (auto.offset.reset=latest / OFFSET_END).
+    std::vector<std::unique_ptr<ConsumerState>> cstate;
+    std::vector<std::thread> cthreads;
+    const std::string group = "bench-" + topic;
+    for (int c = 0; c < consumers; ++c) {
+        cstate.push_back(std::make_unique<ConsumerState>());
+        ConsumerState* st = cstate.back().get();
+        cthreads.emplace_back([&, st, c] {
+            rd_kafka_conf_t* conf = make_conf(args);
+            set_conf(conf, "client.id", "skiff-bench-c" + std::to_string(c));
+            set_conf(conf, "enable.auto.commit", mode == "group" ? "true" : "false");
+            set_conf(conf, "auto.offset.reset", "latest");
+            if (mode == "group") {
+                set_conf(conf, "group.id", group);
+                rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
+                rd_kafka_conf_set_opaque(conf, st);
+            }
+            char err[512];
+            rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+            if (!rk)
+                die(std::string("rd_kafka_new: ") + err);
+            rd_kafka_poll_set_consumer(rk);
+            rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
+            if (mode == "group") {
+                rd_kafka_topic_partition_list_add(list, topic.c_str(), RD_KAFKA_PARTITION_UA);
+                if (rd_kafka_subscribe(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR)
+                    die("subscribe failed");
+            } else {
+                for (int32_t p = 0; p < partitions; ++p)
+                    rd_kafka_topic_partition_list_add(list, topic.c_str(), p)->offset =
+                        RD_KAFKA_OFFSET_END;
+                if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR)
+                    die("assign failed");
+                st->assigned.store(partitions);
+            }
+            rd_kafka_topic_partition_list_destroy(list);
+            while (!g_stop_consumers.load()) {
+                rd_kafka_message_t* m = rd_kafka_consumer_poll(rk, 50);
+                if (!m)
+                    continue;
+                if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && g_counting.load()) {
+                    st->messages.fetch_add(1, std::memory_order_relaxed);
+                    st->bytes.fetch_add(static_cast<int64_t>(m->len), std::memory_order_relaxed);
+                }
+                rd_kafka_message_destroy(m);
+            }
+            rd_kafka_consumer_close(rk);
+            rd_kafka_destroy(rk);
+        });
+    }
+    // Wait until every partition is assigned (to one member of the group, or to every consumer).
+    const auto wait_start = Clock::now();
+    double assign_s = 0;
+    for (;;) {
+        int64_t total = 0;
+        bool all_have = true;
+        for (auto& st : cstate) {
+            total += st->assigned.load();
+            all_have = all_have && (st->assigned.load() > 0 || consumers > partitions);
+        }
+        const int64_t expected = mode == "group" ? partitions : int64_t{partitions} * consumers;
+        if (total == expected && all_have)
+            break;
+        if (seconds_since(wait_start) > 180)
+            die("consumers not assigned after 180 s (" + std::to_string(total) + " of " +
+                std::to_string(expected) + " assignments)");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    assign_s = seconds_since(wait_start);
+    // The consumers' first fetches (OFFSET_END / latest) need a moment to resolve their offsets.
+    std::this_thread::sleep_for(std::chrono::seconds(consumers > 0 ? 2 : 0));
+
+    // Producers: each keeps at most `window` messages unacknowledged and spreads its messages
+    // round-robin over all partitions (starting at its own index). Latency is produce() to the
+    // delivery report, so it includes the wait in the client's queue behind the window.
+    std::vector<ProducerStats> pstats(static_cast<size_t>(producers));
+    std::vector<rd_kafka_t*> handles(static_cast<size_t>(producers));
+    for (int i = 0; i < producers; ++i) {
+        rd_kafka_conf_t* conf = make_conf(args);
+        set_conf(conf, "client.id", "skiff-bench-p" + std::to_string(i));
+        set_conf(conf, "acks", acks == "all" ? "-1" : acks);
+        rd_kafka_conf_set_dr_msg_cb(conf, on_timed_delivery);
+        rd_kafka_conf_set_opaque(conf, &pstats[static_cast<size_t>(i)]);
+        char err[512];
+        handles[static_cast<size_t>(i)] = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+        if (!handles[static_cast<size_t>(i)])
+            die(std::string("rd_kafka_new: ") + err);
+    }
+    // Connect each producer (one untimed message each).
+    auto value = make_value(size);
+    for (int i = 0; i < producers; ++i)
+        produce_one(handles[static_cast<size_t>(i)], topic, value, i % partitions);
+    for (int i = 0; i < producers; ++i) {
+        rd_kafka_flush(handles[static_cast<size_t>(i)], 60000);
+        auto& st = pstats[static_cast<size_t>(i)];
+        if (st.ok != 1)
+            die("producer warm-up failed: " + st.first_error);
+        st = {};
+        st.latency_us.reserve(1 << 20);
+    }
+
+    g_counting.store(true);
+    const double cpu0 = process_cpu_seconds(pid);
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::duration<double>(seconds);
+    std::vector<std::thread> pthreads;
+    for (int i = 0; i < producers; ++i) {
+        pthreads.emplace_back([&, i] {
+            rd_kafka_t* rk = handles[static_cast<size_t>(i)];
+            auto& st = pstats[static_cast<size_t>(i)];
+            std::vector<char> v = make_value(size);
+            int32_t partition = i % partitions;
+            int64_t sent = 0;
+            while (Clock::now() < deadline) {
+                if (sent - st.ok - st.failed >= window) {
+                    rd_kafka_poll(rk, 1);
+                    continue;
+                }
+                const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        Clock::now().time_since_epoch())
+                                        .count();
+                produce_one(rk, topic, v, partition, reinterpret_cast<void*>(intptr_t{now_ns}));
+                ++sent;
+                if (++partition == partitions)
+                    partition = 0;
+                if ((sent & 15) == 0)
+                    rd_kafka_poll(rk, 0);
+            }
+            rd_kafka_flush(rk, 120000);
+        });
+    }
+    for (auto& t : pthreads)
+        t.join();
+    const double produce_s = seconds_since(start);
+    int64_t produced = 0, failed = 0;
+    std::vector<float> lat;
+    std::string first_error;
+    for (auto& st : pstats) {
+        produced += st.ok;
+        failed += st.failed;
+        if (first_error.empty())
+            first_error = st.first_error;
+        lat.insert(lat.end(), st.latency_us.begin(), st.latency_us.end());
+    }
+    if (failed > 0)
+        die(std::to_string(failed) + " messages failed: " + first_error);
+    // Consumers: wait until they have read everything produced (each consumer all of it when
+    // each assigns every partition; all of them together once in a group), at most 30 s more.
+    const int64_t expect = consumers == 0 ? 0 : mode == "group" ? produced : produced * consumers;
+    auto consumed = [&] {
+        int64_t n = 0;
+        for (auto& st : cstate)
+            n += st->messages.load();
+        return n;
+    };
+    const auto drain_deadline = Clock::now() + std::chrono::seconds(30);
+    while (consumed() < expect && Clock::now() < drain_deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const double consume_s = seconds_since(start);
+    const double cpu = process_cpu_seconds(pid) - cpu0;
+    int64_t consumed_msgs = consumed(), consumed_bytes = 0;
+    for (auto& st : cstate)
+        consumed_bytes += st->bytes.load();
+    g_stop_consumers.store(true);
+    for (auto& t : cthreads)
+        t.join();
+    for (auto* rk : handles)
+        rd_kafka_destroy(rk);
+    std::sort(lat.begin(), lat.end());
+    auto pct = [&](double p) -> double {
+        if (lat.empty())
+            return 0;
+        size_t i = static_cast<size_t>(p * static_cast<double>(lat.size() - 1) + 0.5);
+        return lat[std::min(i, lat.size() - 1)];
+    };
+    const double bytes = static_cast<double>(produced * size);
+    std::printf(
+        "result workload=clients producers=%d consumers=%d consumer_mode=%s partitions=%d "
+        "window=%lld msgs=%lld bytes=%.0f seconds=%.4f msgs_per_s=%.1f mb_per_s=%.2f "
+        "p50_us=%.1f p99_us=%.1f max_us=%.1f consumed_msgs=%lld consumed_of_expected=%.4f "
+        "consume_seconds=%.4f consume_msgs_per_s=%.1f consume_mb_per_s=%.2f assign_s=%.2f "
+        "broker_cpu_s=%.3f\n",
+        producers, consumers, consumers ? mode.c_str() : "none", partitions,
+        static_cast<long long>(window), static_cast<long long>(produced), bytes, produce_s,
+        produced / produce_s, bytes / produce_s / 1e6, pct(0.5), pct(0.99),
+        lat.empty() ? 0.0 : lat.back(), static_cast<long long>(consumed_msgs),
+        expect ? static_cast<double>(consumed_msgs) / static_cast<double>(expect) : 0.0,
+        consume_s, consumed_msgs / consume_s, static_cast<double>(consumed_bytes) / consume_s / 1e6,
+        assign_s, cpu);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -378,5 +770,9 @@ int main(int argc, char** argv) {
         return run_latency(args);
     if (command == "fill")
         return run_fill(args);
+    if (command == "consume-many")
+        return run_consume_many(args);
+    if (command == "clients")
+        return run_clients(args);
     die("unknown command " + command);
 }

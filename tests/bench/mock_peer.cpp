@@ -1,8 +1,8 @@
 // The benchmark's peer broker: librdkafka's in-memory mock cluster with one broker.
 //
-//   mock_peer TOPIC...
+//   mock_peer TOPIC[:PARTITIONS]...
 //
-// Creates each TOPIC with one partition, prints the bootstrap address ("host:port") on one line
+// Creates each TOPIC with PARTITIONS partitions (default 1), prints the bootstrap address ("host:port") on one line
 // of stdout, then serves until SIGTERM or SIGINT. The mock keeps records in memory only and
 // drops the oldest message sets of a partition once it holds more than about 5 MiB, so consume
 // runs against it must stay within that.
@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -42,7 +44,17 @@ int main(int argc, char** argv) {
         return 1;
     }
     for (int i = 1; i < argc; ++i) {
-        rd_kafka_resp_err_t e = rd_kafka_mock_topic_create(cluster, argv[i], 1, 1);
+        std::string topic = argv[i];
+        int partitions = 1;
+        if (auto colon = topic.rfind(':'); colon != std::string::npos) {
+            partitions = std::atoi(topic.c_str() + colon + 1);
+            topic.resize(colon);
+            if (partitions < 1) {
+                std::fprintf(stderr, "mock_peer: bad partition count in %s\n", argv[i]);
+                return 1;
+            }
+        }
+        rd_kafka_resp_err_t e = rd_kafka_mock_topic_create(cluster, topic.c_str(), partitions, 1);
         if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
             std::fprintf(stderr, "mock_peer: create topic %s: %s\n", argv[i], rd_kafka_err2str(e));
             return 1;
