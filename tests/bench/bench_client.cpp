@@ -29,6 +29,7 @@
 // returns at once and the next pass starts without waiting for it.
 #include <librdkafka/rdkafka.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
@@ -419,6 +420,8 @@ int run_consume_many(const Args& args) {
     const int64_t pid = args.num("broker-pid", "0");
     rd_kafka_conf_t* conf = make_conf(args);
     set_conf(conf, "enable.auto.commit", "false");
+    // rd_kafka_assign needs a group.id even when the group is never joined (no subscribe).
+    set_conf(conf, "group.id", "bench-many-" + topic);
     set_conf(conf, "statistics.interval.ms", "50");
     rd_kafka_conf_set_stats_cb(conf, on_stats);
     char err[512];
@@ -448,8 +451,8 @@ int run_consume_many(const Args& args) {
     const int64_t fetches0 = std::max<int64_t>(g_fetch_requests.load(), 0);
     const double cpu0 = process_cpu_seconds(pid);
     const auto start = Clock::now();
-    if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR)
-        die("assign failed");
+    if (rd_kafka_resp_err_t e = rd_kafka_assign(rk, list); e != RD_KAFKA_RESP_ERR_NO_ERROR)
+        die(std::string("assign: ") + rd_kafka_err2str(e));
     rd_kafka_topic_partition_list_destroy(list);
     int64_t bytes = 0, messages = 0;
     while (bytes < want) {
@@ -486,6 +489,14 @@ int run_consume_many(const Args& args) {
 }
 
 // --- clients: N producers and M consumers, one librdkafka handle each, one thread each -------
+
+// CPU seconds (user + system) of this whole process so far.
+double own_cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 struct ProducerStats {
     int64_t ok = 0;
@@ -570,8 +581,10 @@ int run_clients(const Args& args) {
             set_conf(conf, "client.id", "skiff-bench-c" + std::to_string(c));
             set_conf(conf, "enable.auto.commit", mode == "group" ? "true" : "false");
             set_conf(conf, "auto.offset.reset", "latest");
+            // assign mode: a group.id of its own that is never joined (rd_kafka_assign needs one).
+            set_conf(conf, "group.id",
+                     mode == "group" ? group : group + "-own-" + std::to_string(c));
             if (mode == "group") {
-                set_conf(conf, "group.id", group);
                 rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
                 rd_kafka_conf_set_opaque(conf, st);
             }
@@ -589,8 +602,9 @@ int run_clients(const Args& args) {
                 for (int32_t p = 0; p < partitions; ++p)
                     rd_kafka_topic_partition_list_add(list, topic.c_str(), p)->offset =
                         RD_KAFKA_OFFSET_END;
-                if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR)
-                    die("assign failed");
+                if (rd_kafka_resp_err_t e = rd_kafka_assign(rk, list);
+                    e != RD_KAFKA_RESP_ERR_NO_ERROR)
+                    die(std::string("assign: ") + rd_kafka_err2str(e));
                 st->assigned.store(partitions);
             }
             rd_kafka_topic_partition_list_destroy(list);
@@ -611,7 +625,7 @@ int run_clients(const Args& args) {
     // Wait until every partition is assigned (to one member of the group, or to every consumer).
     const auto wait_start = Clock::now();
     double assign_s = 0;
-    for (;;) {
+    while (consumers > 0) {
         int64_t total = 0;
         bool all_have = true;
         for (auto& st : cstate) {
@@ -661,6 +675,7 @@ int run_clients(const Args& args) {
 
     g_counting.store(true);
     const double cpu0 = process_cpu_seconds(pid);
+    const double own_cpu0 = own_cpu_seconds();
     const auto start = Clock::now();
     const auto deadline = start + std::chrono::duration<double>(seconds);
     std::vector<std::thread> pthreads;
@@ -718,6 +733,7 @@ int run_clients(const Args& args) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const double consume_s = seconds_since(start);
     const double cpu = process_cpu_seconds(pid) - cpu0;
+    const double own_cpu = own_cpu_seconds() - own_cpu0;
     int64_t consumed_msgs = consumed(), consumed_bytes = 0;
     for (auto& st : cstate)
         consumed_bytes += st->bytes.load();
@@ -739,14 +755,14 @@ int run_clients(const Args& args) {
         "window=%lld msgs=%lld bytes=%.0f seconds=%.4f msgs_per_s=%.1f mb_per_s=%.2f "
         "p50_us=%.1f p99_us=%.1f max_us=%.1f consumed_msgs=%lld consumed_of_expected=%.4f "
         "consume_seconds=%.4f consume_msgs_per_s=%.1f consume_mb_per_s=%.2f assign_s=%.2f "
-        "broker_cpu_s=%.3f\n",
+        "broker_cpu_s=%.3f client_cpu_s=%.3f\n",
         producers, consumers, consumers ? mode.c_str() : "none", partitions,
         static_cast<long long>(window), static_cast<long long>(produced), bytes, produce_s,
         produced / produce_s, bytes / produce_s / 1e6, pct(0.5), pct(0.99),
         lat.empty() ? 0.0 : lat.back(), static_cast<long long>(consumed_msgs),
         expect ? static_cast<double>(consumed_msgs) / static_cast<double>(expect) : 0.0,
         consume_s, consumed_msgs / consume_s, static_cast<double>(consumed_bytes) / consume_s / 1e6,
-        assign_s, cpu);
+        assign_s, cpu, own_cpu);
     return 0;
 }
 

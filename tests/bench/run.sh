@@ -4,6 +4,9 @@
 #
 #   tests/bench/run.sh [--short]
 #
+# The partition-count and client-count sweeps are tests/bench/sweep.sh (--short runs its --quick
+# smoke point at the end).
+#
 # Builds Release in build-bench/ (or $BENCH_BUILD_DIR), starts skiff on an ephemeral port with
 # a temporary data directory and the mock peer, then runs every workload against both, A B A B,
 # for several rounds, and reports medians. A full run writes tests/bench/RESULTS.md and
@@ -185,3 +188,10 @@ cp "$raw" "$out_dir/raw-results.txt"
   --commit "${SKIFF_BENCH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(
     git diff --quiet HEAD -- broker storage protocol 2>/dev/null || echo ' + uncommitted changes')}"
 log "wrote $out_dir/RESULTS.md"
+if [ "$mode" = short ]; then
+  # Smoke test of the scaling sweep (tests/bench/sweep.sh): one 10-partition produce point
+  # against both brokers, about 15 s; the full sweep is run by hand (see RESULTS.md).
+  cleanup
+  trap - EXIT
+  BENCH_BUILD_DIR=$build tests/bench/sweep.sh --quick --out-dir "$out_dir"
+fi
