@@ -156,11 +156,11 @@ set xtics ({xtics})
 set xlabel 'partitions of the topic'
 set grid
 set key right top
-set ylabel 'MB/s of values'
-set yrange [0:*]
+set logscale y
+set ylabel 'MB/s of values (log scale)'
 plot '{data}' u 1:2 w lp lw 2 pt 7 lc rgb '#1f77b4' t 'skiff', \\
      '' u 1:3 w lp lw 2 pt 5 dt 2 lc rgb '#ff7f0e' t 'peer (librdkafka mock)'
-set ylabel 'broker CPU seconds per GB of values'
+set ylabel 'broker CPU seconds per GB of values (log scale)'
 set key left top
 plot '{data}' u 1:4 w lp lw 2 pt 7 lc rgb '#1f77b4' t 'skiff', \\
      '' u 1:5 w lp lw 2 pt 5 dt 2 lc rgb '#ff7f0e' t 'peer (librdkafka mock)'
