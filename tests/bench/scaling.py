@@ -128,11 +128,13 @@ def clients_table(runs):
             f"{fmt(float(r['p50_us']) / 1000, 1)} | {fmt(float(r['p99_us']) / 1000, 1)} | "
             f"{fmt(float(r['consume_msgs_per_s']), 0)} | "
             f"{float(r['consumed_of_expected']) * 100:.1f} % | {fmt(float(r['assign_s']), 1)} | "
-            f"{fmt(cpu_per_gb(r), 2)} |")
+            f"{fmt(float(r['consume_seconds']), 1)} | {fmt(float(r['broker_cpu_s']), 2)} | "
+            f"{fmt(float(r.get('client_cpu_s', 'nan')), 2)} |")
     return ("| broker | consumers | producers / consumers | partitions | produce msgs/s | "
             "produce MB/s | produce p50 ms | produce p99 ms | consumed msgs/s (all consumers) | "
-            "consumed of expected | assignment wait s | broker CPU s per GB produced |\n"
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join(rows))
+            "consumed of expected | assignment wait s | timed s | broker CPU s | "
+            "client process CPU s |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join(rows))
 
 
 def plot(points, out_dir):
