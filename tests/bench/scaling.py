@@ -105,14 +105,15 @@ def many_table(runs, sendfiles):
                 if c and int(r["fetch_requests"]) > 0:
                     per.append((int(c[0]["calls"]), int(r["fetch_requests"])))
             if per:
+                parts_n = int(rs[0]["partitions"])
                 sf = (f"{fmt(med(c for c, _ in per), 0)} | "
-                      f"{fmt(med(c / f for c, f in per), 1)}")
+                      f"{fmt(med(c / parts_n for c, _ in per), 2)}")
         rows.append(
             f"| {b} | {rs[0]['partitions']} | {fmt(med(r['msgs_per_s'] for r in rs), 0)} | "
             f"{fmt(med(r['mb_per_s'] for r in rs), 1)} | "
             f"{fmt(med(cpu_per_gb(r) for r in rs), 2)} | {fmt(fetches, 0)} | {sf or '- | -'} |")
     return ("| broker | partitions | msgs/s | MB/s | broker CPU s/GB | Fetch requests | "
-            "sendfile calls | sendfile calls per Fetch |\n"
+            "sendfile calls | sendfile calls per partition |\n"
             "|---|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join(rows))
 
 
