@@ -1,7 +1,7 @@
 // The benchmark's client workloads, one librdkafka client per run (C API).
 //
 //   bench_client produce --bootstrap H:P --topic T --size BYTES --acks 1|all
-//                        --max-bytes N --seconds S [--broker-pid PID]
+//                        --max-bytes N --seconds S [--partitions P] [--broker-pid PID]
 //   bench_client consume --bootstrap H:P --topic T --pass-bytes N --max-bytes N --seconds S
 //                        [--broker-pid PID]
 //   bench_client latency --bootstrap H:P --topic T --size BYTES --count N --seconds S
@@ -17,9 +17,10 @@
 // round-robin over partitions 0..P-1 with --partitions P (default 1: partition 0 only, after one
 // untimed warm-up message to each partition); consume and latency use partition 0 only.
 // consume-many reads every partition of a filled topic from the beginning. clients runs N
-// producer and M consumer threads, one librdkafka handle each, in this one process. Throughput counts value bytes only (MB = 10^6 bytes). broker_cpu_s is the broker
-// process's utime+stime (all threads, from /proc/PID/stat) spent between the start and the end
-// of the timed part; connection set-up and topic creation happen before it.
+// producer and M consumer threads, one librdkafka handle each, in this one process. Throughput
+// counts value bytes only (MB = 10^6 bytes). broker_cpu_s is the broker process's utime+stime
+// (all threads, from /proc/PID/stat) spent between the start and the end of the timed part;
+// connection set-up and topic creation happen before it.
 //
 // consume reads in passes: start partition 0 at offset 0 (legacy consumer, no group), read to
 // the end of the partition, stop, repeat. The peer keeps only about 5 MiB per partition, so the
@@ -33,17 +34,17 @@
 #include <unistd.h>
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
-#include <memory>
-#include <thread>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -169,8 +170,8 @@ void produce_one(rd_kafka_t* rk, const std::string& topic, std::vector<char>& va
 
 // Creates the topic (skiff auto-creates on metadata) and opens the connection, untimed: one
 // message to each of partitions 0..P-1.
-void warm_up(rd_kafka_t* rk, const std::string& topic, std::vector<char>& value,
-             Delivery& delivery, int32_t partitions = 1) {
+void warm_up(rd_kafka_t* rk, const std::string& topic, std::vector<char>& value, Delivery& delivery,
+             int32_t partitions = 1) {
     for (int32_t p = 0; p < partitions; ++p) {
         produce_one(rk, topic, value, p);
         if ((p & 63) == 63)
@@ -515,9 +516,9 @@ void on_timed_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
     ++st->ok;
     const auto sent_ns = reinterpret_cast<intptr_t>(m->_private);
     if (sent_ns != 0) {
-        const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                Clock::now().time_since_epoch())
-                                .count();
+        const auto now_ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+                .count();
         st->latency_us.push_back(static_cast<float>((now_ns - sent_ns) / 1000.0));
     }
 }
@@ -531,8 +532,8 @@ struct ConsumerState {
 std::atomic<bool> g_counting{false};
 std::atomic<bool> g_stop_consumers{false};
 
-void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
-                  rd_kafka_topic_partition_list_t* parts, void* opaque) {
+void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
+                  void* opaque) {
     auto* st = static_cast<ConsumerState*>(opaque);
     if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
         rd_kafka_assign(rk, parts);
@@ -760,9 +761,9 @@ int run_clients(const Args& args) {
         static_cast<long long>(window), static_cast<long long>(produced), bytes, produce_s,
         produced / produce_s, bytes / produce_s / 1e6, pct(0.5), pct(0.99),
         lat.empty() ? 0.0 : lat.back(), static_cast<long long>(consumed_msgs),
-        expect ? static_cast<double>(consumed_msgs) / static_cast<double>(expect) : 0.0,
-        consume_s, consumed_msgs / consume_s, static_cast<double>(consumed_bytes) / consume_s / 1e6,
-        assign_s, cpu, own_cpu);
+        expect ? static_cast<double>(consumed_msgs) / static_cast<double>(expect) : 0.0, consume_s,
+        consumed_msgs / consume_s, static_cast<double>(consumed_bytes) / consume_s / 1e6, assign_s,
+        cpu, own_cpu);
     return 0;
 }
 

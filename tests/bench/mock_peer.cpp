@@ -2,10 +2,10 @@
 //
 //   mock_peer TOPIC[:PARTITIONS]...
 //
-// Creates each TOPIC with PARTITIONS partitions (default 1), prints the bootstrap address ("host:port") on one line
-// of stdout, then serves until SIGTERM or SIGINT. The mock keeps records in memory only and
-// drops the oldest message sets of a partition once it holds more than about 5 MiB, so consume
-// runs against it must stay within that.
+// Creates each TOPIC with PARTITIONS partitions (default 1), prints the bootstrap address
+// ("host:port") on one line of stdout, then serves until SIGTERM or SIGINT. The mock keeps records
+// in memory only and drops the oldest message sets of a partition once it holds more than about 5
+// MiB, so consume runs against it must stay within that.
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 

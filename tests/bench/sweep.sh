@@ -148,7 +148,6 @@ for r in $(seq "$rounds"); do
       timeout 600 "$client" fill --bootstrap "$addr" --topic "many-r$r" \
         --partitions "$many_partitions" --bytes "$many_bytes" --size 1024 >/dev/null \
         || { log "fill of many-r$r failed"; exit 1; }
-      extra=''
       if [ "$b" = skiff ] && command -v perf >/dev/null; then
         perf stat -x, -e syscalls:sys_enter_sendfile64 -p "$skiff_pid" -o "$tmp/perf-$r.csv" &
         perf_pid=$!
