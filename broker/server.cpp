@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <asio/experimental/as_tuple.hpp>
+#include <asio/ip/tcp.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
@@ -112,6 +113,24 @@ std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& confi
     return std::move(*logs);
 }
 
+// Where a listener binds: an empty host is every interface (as in Kafka); a name (localhost, the
+// machine's host name) is resolved to its first address, as Kafka's listeners allow.
+asio::ip::tcp::endpoint listen_endpoint(const config::Listener& listener) {
+    const auto host = listener.host.empty() ? std::string("0.0.0.0") : listener.host;
+    std::error_code ec;
+    auto address = asio::ip::make_address(host, ec);
+    if (!ec)
+        return {address, listener.port};
+    asio::io_context io;
+    asio::ip::tcp::resolver resolver(io);
+    auto results =
+        resolver.resolve(host, std::to_string(listener.port), asio::ip::resolver_base::passive, ec);
+    if (ec || results.empty())
+        throw std::runtime_error("cannot listen on " + listener.to_string() + ": cannot resolve " +
+                                 host + (ec ? ": " + ec.message() : std::string()));
+    return results.begin()->endpoint();
+}
+
 }  // namespace
 
 Server::Server(config::BrokerConfig config)
@@ -127,8 +146,7 @@ Server::Server(config::BrokerConfig config)
     broker_ = std::make_unique<Broker>(config_, std::move(logs), std::move(cluster_id));
 
     for (const auto& listener : config_.listeners) {
-        auto host = listener.host.empty() ? std::string("0.0.0.0") : listener.host;
-        asio::ip::tcp::endpoint endpoint(asio::ip::make_address(host), listener.port);
+        auto endpoint = listen_endpoint(listener);
         auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_.acceptors());
         std::error_code ec;
         acceptor->open(endpoint.protocol(), ec);

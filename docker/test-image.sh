@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# docker/test-image.sh: builds docker/Dockerfile exactly as users do (context: the repository
-# root) and proves the image serves real clients, without a Docker engine or an image registry.
+# docker/test-image.sh: builds both images of docker/Dockerfile exactly as users do (context: the
+# repository root): the default one (bookworm-slim) and `--target static` (FROM scratch, static
+# binary), and proves each serves real clients, without a Docker engine or an image registry.
 #
 #   1. debian:bookworm and debian:bookworm-slim are made locally with debootstrap (minbase) from
 #      the Debian mirror apt already uses; the root file systems are cached as tarballs in
 #      $SKIFF_IMAGE_CACHE (default /var/cache/skiff-test-image), so reruns skip this.
-#   2. buildah (chroot isolation, no daemon) builds the image; the runtime image must be < 100 MB.
-#   3. The broker runs from the image on the host network with its data directory bind-mounted
-#      from a host path; kcat produces and consumes through it; the image's HEALTHCHECK command
-#      exits 0 against it; SIGTERM stops it cleanly (log + .kafka_cleanshutdown); the health
-#      check then exits 1; a new container on the same host path serves the same records.
+#   2. buildah (chroot isolation, no daemon) builds the images, with its layer cache, so the
+#      shared build stage is compiled once; the default image must be < 100 MB, the static one
+#      < 15 MB with nothing in it but the binary and a few files in /etc.
+#   3. For each image: the broker runs from it on the host network with its data directory
+#      bind-mounted from a host path; kcat produces and consumes through it; the image's
+#      HEALTHCHECK command exits 0 against it (and against localhost:PORT); SIGTERM stops it
+#      cleanly (log + .kafka_cleanshutdown); the health check then exits 1; a new container on
+#      the same host path serves the same records.
 #
 # Needs root (buildah and debootstrap); installs buildah, debootstrap and kcat with apt when
 # missing. Uses its own buildah storage (vfs driver, which works wherever root does, including
@@ -18,9 +22,9 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${SKIFF_IMAGE_CACHE:-/var/cache/skiff-test-image}"
-image="localhost/skiff:test-image"
+image_default="localhost/skiff:test-image"
+image_static="localhost/skiff:test-image-static"
 skiff_uid=10001 # the uid docker/Dockerfile gives the skiff user
-max_image_bytes=$((100 * 1000 * 1000))
 
 say() { printf '[test-image %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 fail() {
@@ -47,7 +51,10 @@ fi
 
 mkdir -p "$cache"
 # A private store keeps the cached base images apart from anything else on the machine.
-bh() { buildah --storage-driver vfs --root "$cache/storage" --runroot /run/skiff-test-image "$@"; }
+# Another cache directory (SKIFF_IMAGE_CACHE) gets a run root of its own, so two runs can overlap.
+runroot=/run/skiff-test-image
+[ "$cache" = /var/cache/skiff-test-image ] || runroot="$runroot-$(printf '%s' "$cache" | md5sum | cut -c1-8)"
+bh() { buildah --storage-driver vfs --root "$cache/storage" --runroot "$runroot" "$@"; }
 
 # --- cleanup ---------------------------------------------------------------------------------
 work="$(mktemp -d /tmp/skiff-test-image.XXXXXX)"
@@ -60,9 +67,13 @@ cleanup() {
     wait "$broker_pid" 2>/dev/null || true
   fi
   for c in "${containers[@]}"; do bh rm "$c" >/dev/null 2>&1 || true; done
-  # SKIFF_TEST_IMAGE_KEEP=1 leaves the image in the store for a look around:
-  # buildah --storage-driver vfs --root $cache/storage --runroot /run/skiff-test-image ...
-  [ "${SKIFF_TEST_IMAGE_KEEP:-0}" = 1 ] || bh rmi "$image" >/dev/null 2>&1 || true
+  # SKIFF_TEST_IMAGE_KEEP=1 leaves the images (and the cached layers) in the store for a look
+  # around: buildah --storage-driver vfs --root $cache/storage --runroot $runroot ...
+  if [ "${SKIFF_TEST_IMAGE_KEEP:-0}" != 1 ]; then
+    bh rmi "$image_default" "$image_static" >/dev/null 2>&1 || true
+    # The untagged intermediate images of the layer cache (the bases stay: they are tagged).
+    bh rmi --prune >/dev/null 2>&1 || true
+  fi
   # debootstrap mounts /proc and /sys inside its target; never rm -rf through a mount.
   grep -o " $work/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
   rm -rf --one-file-system "$work"
@@ -161,19 +172,38 @@ else
   import_base "$cache/bookworm-slim.tar" docker.io/library/debian:bookworm-slim
 fi
 
-# --- 2. build the image ----------------------------------------------------------------------
-say "buildah bud -f docker/Dockerfile $repo (the command users run with docker build)"
-build_start=$(date +%s)
-bh bud --isolation chroot --network host --pull=never --format docker \
-  -f "$repo/docker/Dockerfile" -t "$image" "$repo" >"$cache/last-build.log" 2>&1 || {
-  tail -n 40 "$cache/last-build.log" >&2
-  fail "image build (whole log: $cache/last-build.log)"
+# --- 2. build the images ---------------------------------------------------------------------
+# build_image IMAGE LOG [ARGS...]: buildah bud, as `docker build -f docker/Dockerfile [ARGS] .`.
+# --layers keeps each step as an image, so the second build reuses the first one's build stage.
+build_image() {
+  local start
+  start=$(date +%s)
+  say "buildah bud -f docker/Dockerfile ${*:3} $repo (the command users run with docker build)"
+  bh bud --layers --isolation chroot --network host --pull=never --format docker \
+    -f "$repo/docker/Dockerfile" -t "$1" "${@:3}" "$repo" >"$2" 2>&1 || {
+    tail -n 40 "$2" >&2
+    fail "image build (whole log: $2)"
+  }
+  say "image $1 built in $(($(date +%s) - start)) s"
 }
-say "image built in $(($(date +%s) - build_start)) s"
 
-# Image metadata a container engine acts on: entrypoint, user, volume, port, signal, health check.
-bh inspect --type image "$image" >"$work/inspect.json"
-/usr/bin/python3 - "$work/inspect.json" "$work/config.env" <<'EOF'
+build_image "$image_default" "$cache/last-build.log"
+build_image "$image_static" "$cache/last-build-static.log" --target static
+
+# --- 3. check and run each image -------------------------------------------------------------
+free_port() {
+  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# State of the image under test, set by check_config and test_image and used by the helpers.
+image="" name="" bootstrap="" data="" health_ctr="" size=""
+entrypoint=() healthcheck=() health_cmd=() image_user=""
+
+# check_config: the image metadata a container engine acts on: entrypoint, user, volume, port,
+# signal, health check.
+check_config() {
+  bh inspect --type image "$image" >"$work/$name-inspect.json"
+  /usr/bin/python3 - "$work/$name-inspect.json" "$work/$name-config.env" <<'EOF'
 import json, shlex, sys
 cfg = json.load(open(sys.argv[1]))["Docker"]["config"]
 def need(cond, what):
@@ -197,40 +227,53 @@ with open(sys.argv[2], "w") as out:
     out.write("healthcheck=(%s)\n" % " ".join(shlex.quote(a) for a in test[1:]))
     out.write("image_user=%s\n" % shlex.quote(cfg["User"]))
 EOF
-entrypoint=() healthcheck=() image_user=""
-# shellcheck disable=SC1091
-. "$work/config.env"
-say "image config ok: entrypoint ${entrypoint[*]}, user $image_user, volume /var/lib/skiff," \
-  "port 9092, STOPSIGNAL SIGTERM, health check: ${healthcheck[*]}"
-
-# The size docker would list: the image's unpacked file system (apparent size, in bytes).
-probe="$(bh from --pull=never "$image")"
-containers+=("$probe")
-mnt="$(bh mount "$probe")"
-size="$(du -sb "$mnt" | cut -f1)"
-say "runtime image size: $size bytes ($((size / 1000000)) MB; limit 100 MB; buildah lists" \
-  "$(bh images --format '{{.Size}}' "$image"))"
-[ "$size" -lt "$max_image_bytes" ] || fail "runtime image is $size bytes, over 100 MB"
-# Nothing of the build stage may leak in: no compiler, no headers.
-[ -x "$mnt/usr/local/bin/skiff" ] || fail "no /usr/local/bin/skiff in the image"
-for f in usr/bin/gcc usr/bin/cmake usr/include/spdlog; do
-  [ ! -e "$mnt/$f" ] || fail "build-stage file /$f is in the runtime image"
-done
-bh umount "$probe" >/dev/null
-
-# --- 3. run it -------------------------------------------------------------------------------
-free_port() {
-  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+  # shellcheck disable=SC1090
+  . "$work/$name-config.env"
+  say "$name image config ok: entrypoint ${entrypoint[*]}, user $image_user, volume" \
+    "/var/lib/skiff, port 9092, STOPSIGNAL SIGTERM, health check: ${healthcheck[*]}"
 }
-port="$(free_port)"
-bootstrap="127.0.0.1:$port"
-data="$work/data" # the host path bind-mounted at /var/lib/skiff, as with docker run -v
-mkdir -p "$data"
-chown "$skiff_uid:$skiff_uid" "$data"
 
-# The image's health check, pointed at this run's port (the host network is shared, so the
-# test cannot take 9092 for itself).
-health_cmd=("${healthcheck[@]/127.0.0.1:9092/$bootstrap}")
+# check_files MAX_BYTES: the size docker would list (the image's unpacked file system, apparent
+# size in bytes, left in $size) and what is in it.
+check_files() {
+  local probe mnt f
+  probe="$(bh from --pull=never "$image")"
+  containers+=("$probe")
+  mnt="$(bh mount "$probe")"
+  size="$(du -sb "$mnt" | cut -f1)"
+  say "$name image size: $size bytes ($((size / 1000000)) MB; limit $(($1 / 1000000)) MB;" \
+    "buildah lists $(bh images --format '{{.Size}}' "$image"))"
+  [ "$size" -lt "$1" ] || fail "$name image is $size bytes, over $(($1 / 1000000)) MB"
+  [ -x "$mnt/usr/local/bin/skiff" ] || fail "no /usr/local/bin/skiff in the $name image"
+  # The volume's directory, as a new named volume starts out: the skiff user's.
+  [ "$(stat -c %u:%g:%a "$mnt/var/lib/skiff")" = "$skiff_uid:$skiff_uid:750" ] ||
+    fail "/var/lib/skiff in the $name image is $(stat -c %u:%g:%a "$mnt/var/lib/skiff")," \
+      "not $skiff_uid:$skiff_uid:750"
+  # Nothing of the build stage may leak in: no compiler, no headers.
+  for f in usr/bin/gcc usr/bin/cmake usr/include/spdlog; do
+    [ ! -e "$mnt/$f" ] || fail "build-stage file /$f is in the $name image"
+  done
+  if [ "$name" = static ]; then
+    # A self-contained binary (no program interpreter, so no shared libraries) and no other
+    # program: only skiff and its few files in /etc.
+    /usr/bin/python3 - "$mnt/usr/local/bin/skiff" <<'EOF' ||
+import struct, sys
+elf = open(sys.argv[1], "rb").read()
+phoff, = struct.unpack_from("<Q", elf, 0x20)
+phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+types = [struct.unpack_from("<I", elf, phoff + i * phentsize)[0] for i in range(phnum)]
+sys.exit(elf[:4] != b"\x7fELF" or 3 in types)  # PT_INTERP = 3
+EOF
+      fail "skiff in the static image is not statically linked"
+    local files expected="./etc/group ./etc/hosts ./etc/nsswitch.conf ./etc/passwd"
+    expected+=" ./etc/skiff/server.properties.example ./usr/local/bin/skiff "
+    files="$(cd "$mnt" && find . ! -type d | sort | tr '\n' ' ')"
+    [ "$files" = "$expected" ] || fail "the static image holds $files; expected $expected"
+    say "static image: a statically linked skiff ($(stat -c %s "$mnt/usr/local/bin/skiff") bytes)" \
+      "and $files"
+  fi
+  bh umount "$probe" >/dev/null
+}
 
 # start_broker LOG: a new container from the image, like `docker run -v $data:/var/lib/skiff
 # -e SKIFF_LISTENERS=... skiff`; the broker runs the image's entrypoint as the image's user.
@@ -256,7 +299,7 @@ start_broker() {
   done
   # skiff removes the clean-shutdown marker while it runs, so finding it at stop means something.
   [ ! -e "$data/.kafka_cleanshutdown" ] || fail "the running broker left .kafka_cleanshutdown"
-  say "broker from the image answers on $bootstrap (container $c, data on host at $data)"
+  say "broker from the $name image answers on $bootstrap (container $c, data on host at $data)"
 }
 
 # The skiff process itself (a descendant of `buildah run`): what `docker stop` signals.
@@ -302,10 +345,12 @@ stop_broker() {
   say "graceful exit: status 0, 'shutdown complete' logged, $data/.kafka_cleanshutdown exists"
 }
 
-# run_health: the image's health check command in a container from the image; prints its status.
+# run_health [COMMAND...]: the image's health check command (or COMMAND) in a container from the
+# image; prints its status.
 run_health() {
-  local rc=0
-  bh run --isolation chroot --network host "$health_ctr" -- "${health_cmd[@]}" \
+  local rc=0 cmd=("$@")
+  [ $# -gt 0 ] || cmd=("${health_cmd[@]}")
+  bh run --isolation chroot --network host "$health_ctr" -- "${cmd[@]}" \
     >"$work/health.out" 2>&1 || rc=$?
   echo "$rc"
 }
@@ -314,54 +359,90 @@ consume() {
   timeout 30 kcat -b "$bootstrap" -C -t image-test -o beginning -e -f '%k:%s\n' 2>"$work/kcat.err"
 }
 
-health_ctr="$(bh from --pull=never "$image")"
-containers+=("$health_ctr")
+# test_image NAME IMAGE: runs the broker from the image, kcat through it, the health check,
+# SIGTERM, a restart on the same data.
+test_image() {
+  local expected got rc owner port
+  name="$1" image="$2"
+  port="$(free_port)"
+  bootstrap="127.0.0.1:$port"
+  data="$work/$name-data" # the host path bind-mounted at /var/lib/skiff, as with docker run -v
+  mkdir -p "$data"
+  chown "$skiff_uid:$skiff_uid" "$data"
+  # The image's health check, pointed at this run's port (the host network is shared, so the
+  # test cannot take 9092 for itself).
+  health_cmd=("${healthcheck[@]/127.0.0.1:9092/$bootstrap}")
+  health_ctr="$(bh from --pull=never "$image")"
+  containers+=("$health_ctr")
 
-start_broker "$work/broker1.log"
+  start_broker "$work/$name-broker1.log"
 
-expected=$'k1:hello\nk2:from a container\nk3:with its data on the host'
-printf '%s\n' "$expected" | timeout 30 kcat -b "$bootstrap" -P -t image-test -K: -X acks=all
-say "kcat produced 3 records to image-test"
-got="$(consume)" || {
-  cat "$work/kcat.err" >&2
-  fail "kcat consume"
+  expected=$'k1:hello\nk2:from a container\nk3:with its data on the host'
+  printf '%s\n' "$expected" | timeout 30 kcat -b "$bootstrap" -P -t image-test -K: -X acks=all
+  say "kcat produced 3 records to image-test"
+  got="$(consume)" || {
+    cat "$work/kcat.err" >&2
+    fail "kcat consume"
+  }
+  [ "$got" = "$expected" ] || fail "consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
+  say "kcat consumed the same 3 records"
+
+  rc="$(run_health)"
+  [ "$rc" = 0 ] || {
+    cat "$work/health.out" >&2
+    fail "health check exited $rc against a running broker"
+  }
+  say "health check (${health_cmd[*]}) exits 0: $(head -n1 "$work/health.out")"
+  # A host name, not only an address: in the static image, getaddrinfo of a statically linked
+  # glibc reads the image's own nsswitch.conf and hosts.
+  rc="$(run_health "${health_cmd[@]/127.0.0.1:/localhost:}")"
+  [ "$rc" = 0 ] || {
+    cat "$work/health.out" >&2
+    fail "health check against localhost:$port exited $rc"
+  }
+  say "health check against localhost:$port exits 0 too"
+
+  stop_broker "$work/$name-broker1.log"
+
+  rc="$(run_health)"
+  [ "$rc" = 1 ] || {
+    cat "$work/health.out" >&2
+    fail "health check exited $rc against a stopped broker, expected 1"
+  }
+  say "health check exits 1 once the broker is stopped: $(head -n1 "$work/health.out")"
+
+  # The data lives on the host path, written by the image's user.
+  [ -s "$data/meta.properties" ] || fail "no meta.properties in $data"
+  ls "$data"/image-test-0/*.log >/dev/null 2>&1 || fail "no image-test-0 segment in $data"
+  grep -q 'from a container' "$data"/image-test-0/00000000000000000000.log ||
+    fail "the produced record is not in $data/image-test-0/00000000000000000000.log"
+  owner="$(stat -c %u "$data/meta.properties")"
+  [ "$owner" = "$skiff_uid" ] || fail "meta.properties is owned by uid $owner, not $skiff_uid"
+  say "data on the host path: $(cd "$data" && find . -type f | sort | tr '\n' ' ')"
+
+  # A new container on the same host path serves the same records.
+  start_broker "$work/$name-broker2.log"
+  got="$(consume)" || {
+    cat "$work/kcat.err" >&2
+    fail "kcat consume after restart"
+  }
+  [ "$got" = "$expected" ] || fail "after restart consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
+  say "a restarted container on the same host path serves the same 3 records"
+  stop_broker "$work/$name-broker2.log"
 }
-[ "$got" = "$expected" ] || fail "consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
-say "kcat consumed the same 3 records"
 
-rc="$(run_health)"
-[ "$rc" = 0 ] || {
-  cat "$work/health.out" >&2
-  fail "health check exited $rc against a running broker"
-}
-say "health check (${health_cmd[*]}) exits 0: $(head -n1 "$work/health.out")"
+name=default image="$image_default"
+check_config
+check_files $((100 * 1000 * 1000))
+size_default="$size"
+test_image default "$image_default"
 
-stop_broker "$work/broker1.log"
+name=static image="$image_static"
+check_config
+check_files $((15 * 1000 * 1000))
+size_static="$size"
+test_image static "$image_static"
 
-rc="$(run_health)"
-[ "$rc" = 1 ] || {
-  cat "$work/health.out" >&2
-  fail "health check exited $rc against a stopped broker, expected 1"
-}
-say "health check exits 1 once the broker is stopped: $(head -n1 "$work/health.out")"
-
-# The data lives on the host path, written by the image's user.
-[ -s "$data/meta.properties" ] || fail "no meta.properties in $data"
-ls "$data"/image-test-0/*.log >/dev/null 2>&1 || fail "no image-test-0 segment in $data"
-grep -q 'from a container' "$data"/image-test-0/00000000000000000000.log ||
-  fail "the produced record is not in $data/image-test-0/00000000000000000000.log"
-owner="$(stat -c %u "$data/meta.properties")"
-[ "$owner" = "$skiff_uid" ] || fail "meta.properties is owned by uid $owner, not $skiff_uid"
-say "data on the host path: $(cd "$data" && find . -type f | sort | tr '\n' ' ')"
-
-# A new container on the same host path serves the same records.
-start_broker "$work/broker2.log"
-got="$(consume)" || {
-  cat "$work/kcat.err" >&2
-  fail "kcat consume after restart"
-}
-[ "$got" = "$expected" ] || fail "after restart consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
-say "a restarted container on the same host path serves the same 3 records"
-stop_broker "$work/broker2.log"
-
-say "PASS: image $image (${size} bytes) builds, serves kcat, health-checks, stops cleanly, keeps its data"
+say "default image $image_default: $size_default bytes (limit 100 MB)"
+say "static image $image_static: $size_static bytes (limit 15 MB)"
+say "PASS: both images build, serve kcat, health-check, stop cleanly, keep their data"

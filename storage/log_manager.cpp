@@ -36,6 +36,30 @@ std::optional<TopicPartition> parse_partition_dir_name(std::string_view name) {
     return tp;
 }
 
+namespace {
+
+// Runs fn(0) .. fn(count - 1) on `threads` threads (the caller's among them), each taking the
+// next index not yet taken; fn returning false stops the others early.
+template <class Fn>
+void for_each_in_parallel(size_t count, int threads, Fn fn) {
+    std::atomic<size_t> next{0};
+    std::atomic<bool> failed{false};
+    auto work = [&] {
+        for (size_t i = next++; i < count && !failed; i = next++)
+            if (!fn(i))
+                failed = true;
+    };
+    const size_t n = std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), count);
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < n; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+}
+
+}  // namespace
+
 Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::path& log_dir,
                                                                      LogConfig defaults,
                                                                      Clock clock,
@@ -81,30 +105,18 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
         jobs.push_back(Job{*tp, entry.path(), point == points.end() ? 0 : point->second,
                            start == starts.end() ? 0 : start->second, nullptr, std::nullopt});
     }
-    // Each thread takes the next partition not yet taken; a failure stops the others early.
-    std::atomic<size_t> next{0};
-    std::atomic<bool> failed{false};
-    auto work = [&] {
-        for (size_t i = next++; i < jobs.size() && !failed; i = next++) {
-            Job& job = jobs[i];
-            auto log = PartitionLog::open(job.dir, manager->defaults_, manager->clock_, clean,
-                                          job.recovery_point, job.log_start_offset);
-            if (!log) {
-                job.error = log.error();
-                failed = true;
-            } else {
-                job.log = std::move(*log);
-            }
+    manager->recovery_threads_ = std::max(recovery_threads, 1);
+    for_each_in_parallel(jobs.size(), manager->recovery_threads_, [&](size_t i) {
+        Job& job = jobs[i];
+        auto log = PartitionLog::open(job.dir, manager->defaults_, manager->clock_, clean,
+                                      job.recovery_point, job.log_start_offset);
+        if (!log) {
+            job.error = log.error();
+            return false;
         }
-    };
-    const size_t threads =
-        std::min<size_t>(static_cast<size_t>(std::max(recovery_threads, 1)), jobs.size());
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& t : pool)
-        t.join();
+        job.log = std::move(*log);
+        return true;
+    });
     for (auto& job : jobs) {
         if (job.error)
             return unexpected(*job.error);
@@ -356,11 +368,20 @@ Expected<void, StorageError> LogManager::checkpoint() {
 }
 
 Expected<void, StorageError> LogManager::close() {
-    for (auto& [tp, log] : logs()) {
-        auto closed = log->close();
-        if (!closed)
-            return closed;
-    }
+    // On the recovery threads, as Kafka closes its logs: each close waits for a few fsyncs
+    // (segment, indexes, producer snapshot), so one at a time took 18 s for 10,000 partitions.
+    auto logs_now = logs();
+    std::vector<std::optional<StorageError>> errors(logs_now.size());
+    for_each_in_parallel(logs_now.size(), recovery_threads_, [&](size_t i) {
+        if (auto closed = logs_now[i].second->close(); !closed) {
+            errors[i] = closed.error();
+            return false;
+        }
+        return true;
+    });
+    for (auto& error : errors)
+        if (error)
+            return unexpected(*error);
     auto written = checkpoint();
     if (!written)
         return written;

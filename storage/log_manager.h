@@ -12,7 +12,8 @@
 //
 // open() loads the partition dirs on `recovery_threads` threads (Kafka's
 // num.recovery.threads.per.data.dir): each log is loaded by one thread, independently of the
-// others, so the result does not depend on the number of threads.
+// others, so the result does not depend on the number of threads. close() closes them on as
+// many, as Kafka does at shutdown.
 //
 // Checkpoints: both files are written by checkpoint() (the maintenance thread, periodically and
 // after retention deleted something), and at close(). checkpoint_recovery_points() alone is
@@ -104,6 +105,7 @@ class LogManager {
     std::filesystem::path log_dir_;
     LogConfig defaults_;
     Clock clock_;
+    int recovery_threads_ = 1;  // also used to close the logs
     bool recovered_cleanly_ = false;
     RecoveryStats recovery_stats_;
     mutable std::shared_mutex mutex_;

@@ -161,6 +161,7 @@ class PartitionLog {
     std::mutex flush_mutex_;  // one flush_rolled at a time
     // Appender only (append_mutex_).
     int64_t unflushed_messages_ = 0;
+    int64_t producer_snapshot_offset_ = -1;  // the newest producer snapshot on disk
     int64_t last_flush_ms_ = 0;
     bool closed_ = false;
     ProducerState producers_;

@@ -97,6 +97,22 @@ class ListenFailureTest(unittest.TestCase):
         self.assertEqual(run.returncode, 1, out)
         self.assertIn("cannot listen on PLAINTEXT://127.0.0.1:%d" % port, out)
 
+    def test_a_listener_named_by_host_name_is_resolved(self):
+        # PLAINTEXT://localhost:PORT, as Kafka's listeners allow (was SIGBUS as well).
+        port = skiff_harness.free_port()
+        with tempfile.TemporaryDirectory() as data:
+            proc = subprocess.Popen(
+                [skiff_harness.binary(), "--override", "log.dirs=" + data,
+                 "--override", "listeners=PLAINTEXT://localhost:%d" % port],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            try:
+                skiff_harness.wait_until(lambda: skiff_harness.api_versions_answered(port), 30,
+                                         what="ApiVersions on localhost:%d" % port)
+            finally:
+                proc.terminate()
+                out = proc.communicate(timeout=30)[0].decode(errors="replace")
+            self.assertEqual(proc.returncode, 0, out)
+            self.assertIn("skiff listening on 127.0.0.1:%d" % port, out)
 
 if __name__ == "__main__":
     skiff_harness.run_tests()
