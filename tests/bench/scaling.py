@@ -21,7 +21,7 @@ def parse(path):
     runs, sendfiles, meta = [], [], {}
     for line in open(path):
         tokens = line.split()
-        if not tokens:
+        if not tokens or tokens[0].startswith("#"):
             continue
         fields = dict(t.split("=", 1) for t in tokens if "=" in t)
         if tokens[0] == "meta":
@@ -138,7 +138,7 @@ def clients_table(runs):
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" + "\n".join(rows))
 
 
-def plot(points, out_dir):
+def plot(points, out_dir, before=None, before_label=""):
     if not shutil.which("gnuplot"):
         print("gnuplot not found: no plot", file=sys.stderr)
         return False
@@ -146,11 +146,19 @@ def plot(points, out_dir):
         for p, smb, pmb, scpu, pcpu in points:
             f.write(f"{p} {smb or 'NaN'} {pmb or 'NaN'} {scpu or 'NaN'} {pcpu or 'NaN'}\n")
         data = f.name
+    extra = ""
+    if before:
+        with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as f:
+            for p, smb, _, scpu, _ in before:
+                f.write(f"{p} {smb or 'NaN'} {scpu or 'NaN'}\n")
+            before_data = f.name
+        extra = before_data
     png = os.path.join(out_dir, "scaling.png")
     xtics = ", ".join(f"'{p:,}' {p}" for p, *_ in points)
     script = f"""
 set terminal pngcairo size 1000,460 font 'sans,10'
 set output '{png}'
+set termoption noenhanced
 set multiplot layout 1,2 title 'Produce, 100 B values, acks=1, one producer, round-robin over the partitions (medians)'
 set logscale x
 set xrange [*:*]
@@ -162,18 +170,27 @@ set key right top
 set logscale y
 set ylabel 'MB/s of values (log scale)'
 plot '{data}' u 1:2 w lp lw 2 pt 7 lc rgb '#1f77b4' t 'skiff', \\
-     '' u 1:3 w lp lw 2 pt 5 dt 2 lc rgb '#ff7f0e' t 'peer (librdkafka mock)'
+     '' u 1:3 w lp lw 2 pt 5 dt 2 lc rgb '#ff7f0e' t 'peer (librdkafka mock)'{{BEFORE_MB}}
 set ylabel 'broker CPU seconds per GB of values (log scale)'
-set key left top
+set key right bottom
 plot '{data}' u 1:4 w lp lw 2 pt 7 lc rgb '#1f77b4' t 'skiff', \\
-     '' u 1:5 w lp lw 2 pt 5 dt 2 lc rgb '#ff7f0e' t 'peer (librdkafka mock)'
+     '' u 1:5 w lp lw 2 pt 5 dt 2 lc rgb '#ff7f0e' t 'peer (librdkafka mock)'{{BEFORE_CPU}}
 unset multiplot
 """
+    before_mb = before_cpu = ""
+    if extra:
+        before_mb = (f", \\\n     '{extra}' u 1:2 w lp lw 1 pt 6 dt 3 lc rgb '#7f7f7f' "
+                     f"t 'skiff {before_label}'")
+        before_cpu = (f", \\\n     '{extra}' u 1:3 w lp lw 1 pt 6 dt 3 lc rgb '#7f7f7f' "
+                      f"t 'skiff {before_label}'")
+    script = script.replace("{BEFORE_MB}", before_mb).replace("{BEFORE_CPU}", before_cpu)
     result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if result.returncode != 0:
         script = script.replace("pngcairo size 1000,460 font 'sans,10'", "png size 1000,460")
         result = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     os.unlink(data)
+    if extra:
+        os.unlink(extra)
     if result.returncode != 0:
         print("gnuplot failed: " + result.stderr, file=sys.stderr)
         return False
@@ -184,6 +201,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--raw", required=True)
     ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--before", help="raw lines of an earlier run: its skiff line is drawn too")
+    ap.add_argument("--before-label", default="(earlier run)")
     args = ap.parse_args()
     runs, sendfiles, meta = parse(args.raw)
     ptable, points = partition_table(runs)
@@ -209,7 +228,8 @@ def main():
     with open(os.path.join(args.out_dir, "scaling.md"), "w") as f:
         f.write(text)
     print(text)
-    if points and plot(points, args.out_dir):
+    before = partition_table(parse(args.before)[0])[1] if args.before else None
+    if points and plot(points, args.out_dir, before, args.before_label):
         print(f"wrote {os.path.join(args.out_dir, 'scaling.png')}", file=sys.stderr)
 
 
