@@ -4,6 +4,7 @@ Input lines (one per workload run, key=value tokens):
   broker=skiff round=1 size=100 acks=1 workload=produce msgs=.. mb_per_s=.. broker_cpu_s=..
   limit round=1 limit=loopback_sendfile ... mb_per_s=..
   rss round=1 broker=skiff kib=..
+  startup round=1 seconds=.. idle_rss_kb=..   (tests/bench/startup.py: exec to first answer)
 Every figure in the table is the median over the rounds. Writes OUT/RESULTS.md and
 OUT/throughput.png (gnuplot), and prints the table on stdout. When tests/bench/analysis.md
 exists, it is appended to the page unchanged (the hand-written profile and explanations), and
@@ -36,7 +37,8 @@ def parse(path):
         fields = dict(t.split("=", 1) for t in tokens if "=" in t)
         if kind == "limit":
             limits.append(fields)
-        elif kind == "rss":
+        elif kind in ("rss", "startup"):
+            fields["kind"] = kind
             rss.append(fields)
         else:
             runs.append(fields)
@@ -152,7 +154,13 @@ def limit_rows(runs, limits, rss):
     if p64 is not None and cache:
         rows.append(("skiff produce acks=1 64 KiB / page-cache write", "ratio", p64 / cache, "",
                      "", None))
-    kib = [int(r["kib"]) for r in rss]
+    starts = [r for r in rss if r["kind"] == "startup" and "seconds" in r]
+    if starts:
+        rows.append(("time from exec to the first answered ApiVersions, empty data directory",
+                     "ms", median([float(r["seconds"]) * 1000 for r in starts]), "", "", None))
+        rows.append(("skiff resident memory (VmRSS) 1 s after that start, idle", "MiB",
+                     median([int(r["idle_rss_kb"]) for r in starts]) / 1024, "", "", None))
+    kib = [int(r["kib"]) for r in rss if r["kind"] == "rss"]
     if kib:
         rows.append(("skiff resident memory (VmRSS) at the end of each round", "MiB",
                      median(kib) / 1024, "", "rounds: " +

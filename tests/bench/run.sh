@@ -141,6 +141,10 @@ bench() { # broker round workload size acks args...
 machine_limits=$build/tests/bench/machine_limits
 start_load=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date +%s)
+# Footprint: exec to the first answered ApiVersions on an empty data directory, and idle RSS.
+log "start-up time and idle memory ($rounds starts)"
+/usr/bin/python3 tests/bench/startup.py --skiff "$skiff_bin" --rounds "$rounds" |
+  grep ' round=' | sed 's/^result workload=startup /startup /' >>"$raw"
 for r in $(seq "$rounds"); do
   log "round $r of $rounds"
   echo "limit round=$r $("$machine_limits" pagecache "$tmp/cached.bin" "$pagecache_mib" \
