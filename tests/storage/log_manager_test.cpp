@@ -207,6 +207,12 @@ TEST(LogManagerTest, CreatePartitionsIsAllOrNothing) {
 }
 
 TEST(LogManagerTest, CreatePartitionsOutOfDescriptorsRollsBack) {
+#if defined(__SANITIZE_ADDRESS__)
+    // The sanitizers' runtime needs descriptors of its own: UBSan's vptr check probes memory
+    // through a pipe(2), which fails while this test has used up every descriptor, and then
+    // reports a valid shared_ptr control block as "invalid vptr". The Release run covers it.
+    GTEST_SKIP() << "exhausts descriptors, which the sanitizer runtime needs";
+#endif
     TempDir dir;
     auto m = LogManager::open(dir.path(), test::small_config(1 << 20, 4096));
     ASSERT_TRUE(m);
