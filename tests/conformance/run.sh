@@ -135,7 +135,9 @@ while :; do
     export TESTS_SKIP="$skip_list" TEST_REPORT="$out/round-$round.json"
     export LD_LIBRARY_PATH="$src_dir/src:$src_dir/src-cpp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     if [ -n "$to_run" ]; then export TESTS="$to_run"; else unset TESTS; fi
-    exec timeout -s INT -k 60 "$left" ./test-runner -L "${runner_args[@]}"
+    # stdbuf: line-buffered stdout, so its summary table survives the runner's abort(): it
+    # asserts when client threads of failed tests are still alive at exit.
+    exec timeout -s INT -k 60 "$left" stdbuf -oL ./test-runner -L "${runner_args[@]}"
   ) >"$out/round-$round.out" 2>"$out/round-$round.err" </dev/null || rc=$?
   grep -a -h -E '^\|.*\| *(PASSED|FAILED) *\|' "$out/round-$round.out" | grep -v '<MAIN>' |
     sed 's/\x1b\[[0-9;]*m//g' | sed 's/^/  /' | cut -c1-160 || true

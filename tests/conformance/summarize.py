@@ -6,12 +6,14 @@
   summarize.py summary OUT_DIR SKIP  prints the summary, writes OUT_DIR/results.tsv; exits 1 when
                                      any test not in the skip list failed or did not finish
 
-OUT_DIR holds round-N.out (the runner's stdout, with its summary table) and round-N.err (its
-stderr, with the "### Test ... failed" blocks). The librdkafka runner SIGKILLs itself when a test
+OUT_DIR holds, for each round N, round-N.json (the runner's report: each test's state),
+round-N.err (its stderr: failure messages and skip reasons) and round-N.out (its stdout, with a
+summary table, used when the report is missing). The librdkafka runner SIGKILLs itself when a test
 times out (pthread_kill(SIGKILL)), so run.sh runs it again on what was left: the rounds are merged
 here, a test's first finished state winning.
 """
 import glob
+import json
 import os
 import re
 import sys
@@ -45,33 +47,61 @@ def summary_table(path):
     return table
 
 
-def failures(path):
-    """{test name: first failure message} from a runner's stderr."""
-    first = {}
+def read(path):
     if not os.path.exists(path):
-        return first
+        return ""
     with open(path, errors="replace") as f:
-        lines = ANSI.sub("", f.read()).splitlines()
+        return ANSI.sub("", f.read())
+
+
+def report_states(path):
+    """{name: state} from a round's JSON report (TEST_REPORT), written before the runner exits,
+    also when it then aborts on leftover client threads or kills itself on a test timeout."""
+    text = read(path)
+    try:
+        return {n: t["state"] for n, t in json.loads(text)["tests"].items()}
+    except (ValueError, KeyError, TypeError):
+        # "extra" is not escaped by the runner: fall back to the name/state pairs.
+        return dict(re.findall(r'"name": "([^"]+)", "state": "(\w+)"', text))
+
+
+def messages(path):
+    """{test name: text}: the first failure message ("### Test ... failed" block) or skip
+    reason ("WARN: SKIPPING TEST:") of each test, from a round's stderr."""
+    first = {}
+    lines = read(path).splitlines()
     for i, line in enumerate(lines):
         m = re.match(r'^### Test "([^" (]+)(?: \((.*)\))?" failed at (\S+) at .*###$', line)
-        if m and m.group(1) not in first:
+        if m and ("F", m.group(1)) not in first:
             msg = lines[i + 1].strip() if i + 1 < len(lines) else ""
             sub = f"[{m.group(2)}] " if m.group(2) else ""
-            first[m.group(1)] = f"{sub}{m.group(3)}: {msg}"
+            first[("F", m.group(1))] = f"{sub}{m.group(3)}: {msg}"
+        m = re.match(r"^\[(\S+)\s*/\s*[\d.]+s\] WARN: SKIPPING TEST: (.*)$", line)
+        if m and ("S", m.group(1)) not in first:
+            first[("S", m.group(1))] = m.group(2).strip()
     return first
 
 
 def merged(out_dir):
     result = {}  # name -> [state, text]
     for out in rounds(out_dir):
-        fails = failures(out[:-4] + ".err")
-        for name, (state, text) in summary_table(out).items():
+        base = out[:-4]
+        states = report_states(base + ".json")
+        table = summary_table(out)
+        for name, (state, _) in table.items():
+            states.setdefault(name, state)
+        texts = messages(base + ".err")
+        for name, state in states.items():
             if name == "<MAIN>":
                 continue
-            if state == "SKIPPED" and text.startswith(FILTERED):
-                state = "FILTERED"
-            if name in fails and state in ("FAILED", "RUNNING"):
-                text = fails[name]
+            if state == "FAILED" or state == "RUNNING":
+                text = texts.get(("F", name), "")
+            elif state == "SKIPPED":
+                text = texts.get(("S", name), table.get(name, ("", ""))[1])
+            else:
+                text = ""
+            if state == "SKIPPED" and (not text or text.startswith(FILTERED)):
+                state = "FILTERED"  # skipped by the -L flag, or silently by a TESTS list
             old = result.get(name)
             if old is None or (old[0] not in FINAL and state != "DNS"):
                 result[name] = [state, text]
