@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Runs librdkafka's own broker-facing tests (tests/test-runner -L, built by install-suite.sh)
+# against a freshly started skiff, and prints what passed, failed and was skipped.
+#
+#   bash tests/conformance/run.sh [SKIFF_BINARY] [extra runner args]
+#
+#   SKIFF_BINARY   default build/broker/skiff of this checkout
+#   runner args    default: -Q -p2 (quick mode, two tests at a time). Others: -E (no socket
+#                  emulation tests), -P (idempotent producer everywhere), -pN; see the runner's -h.
+# Environment:
+#   RDKAFKA_SUITE_DIR      where install-suite.sh built the suite (default /var/cache/skiff-librdkafka)
+#   RDKAFKA_SUITE_OUT      directory for logs and reports (default: a new /tmp/skiff-conformance-*,
+#                          removed after a run with no failure)
+#   RDKAFKA_SUITE_TIMEOUT  seconds for the whole run (default 3600); tests not started by then are
+#                          listed as not started
+#   RDKAFKA_TIMEOUT_MULTIPLIER  test.timeout.multiplier (default 1.5)
+#   TESTS                  test numbers to run, e.g. "0001 0012" (default: all)
+#   TEST_KAFKA_VERSION     the broker version tests are gated by (default 2.8.0)
+#
+# skiff gets a port chosen by the kernel, a temporary data directory and, besides those,
+# only group.initial.rebalance.delay.ms=0. Tests listed in tests/conformance/skip.txt are skipped.
+# When a test times out, the runner kills itself (SIGKILL); this script then starts it again on
+# the tests not finished. Exits 1 if any test not in skip.txt failed, 2 on a setup problem.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+skiff=$(readlink -f "${1:-$repo/build/broker/skiff}")
+[ $# -gt 0 ] && shift
+runner_args=("$@")
+[ ${#runner_args[@]} -gt 0 ] || runner_args=(-Q -p2)
+
+suite_dir=${RDKAFKA_SUITE_DIR:-/var/cache/skiff-librdkafka}
+budget=${RDKAFKA_SUITE_TIMEOUT:-3600}
+multiplier=${RDKAFKA_TIMEOUT_MULTIPLIER:-1.5}
+kafka_version=${TEST_KAFKA_VERSION:-2.8.0}
+skip_file=$here/skip.txt
+py=/usr/bin/python3
+
+[ -x "$skiff" ] || { echo "run.sh: no skiff binary at $skiff" >&2; exit 2; }
+runner=$(find "$suite_dir" -maxdepth 3 -path '*/tests/test-runner' -type f -perm -u+x 2>/dev/null |
+  sort | tail -n 1)
+if [ -z "$runner" ]; then
+  echo "run.sh: no test-runner under $suite_dir; run tests/conformance/install-suite.sh first" >&2
+  exit 2
+fi
+tests_dir=$(dirname "$runner")
+src_dir=$(dirname "$tests_dir")
+
+if [ -n "${RDKAFKA_SUITE_OUT:-}" ]; then
+  out=$RDKAFKA_SUITE_OUT
+  keep_out=1
+  mkdir -p "$out"
+else
+  out=$(mktemp -d /tmp/skiff-conformance-XXXXXX)
+  keep_out=0
+fi
+data=$(mktemp -d /tmp/skiff-conformance-data-XXXXXX)
+broker_log=$out/skiff.log
+pid=""
+status=2
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$data"
+  if [ "$status" -eq 0 ] && [ "$keep_out" -eq 0 ]; then
+    rm -rf "$out"
+  else
+    echo "run.sh: logs (skiff.log, round-N.out/.err/.json) kept in $out" >&2
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- skiff --------------------------------------------------------------------------------------
+setpriv=()
+command -v setpriv >/dev/null 2>&1 && setpriv=(setpriv --pdeathsig KILL)
+: >"$broker_log"
+"${setpriv[@]}" "$skiff" --override listeners=PLAINTEXT://127.0.0.1:0 \
+  --override "log.dirs=$data" --override group.initial.rebalance.delay.ms=0 \
+  >"$broker_log" 2>&1 </dev/null &
+pid=$!
+port=""
+for _ in $(seq 400); do # 20 s
+  port=$(sed -n 's/.*skiff listening on 127\.0\.0\.1:\([0-9]*\) (PLAINTEXT).*/\1/p' "$broker_log" |
+    head -n 1)
+  [ -n "$port" ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.05
+done
+if [ -z "$port" ]; then
+  cat "$broker_log" >&2
+  echo "run.sh: skiff did not start listening" >&2
+  exit 2
+fi
+echo "run.sh: $("$skiff" --version 2>&1 | head -n 1) on 127.0.0.1:$port (pid $pid)"
+
+# --- the runner ---------------------------------------------------------------------------------
+cat >"$out/test.conf" <<EOF
+bootstrap.servers=127.0.0.1:$port
+broker.address.family=v4
+test.timeout.multiplier=$multiplier
+EOF
+
+skip_list=$(sed -e 's/#.*//' "$skip_file" | awk 'NF {print $1}' | tr '\n' ' ')
+version=$(sed -n 's/^#define RD_KAFKA_VERSION *\(0x[0-9a-fA-F]*\).*/\1/p' "$src_dir/src/rdkafka.h")
+echo "run.sh: librdkafka $(basename "$src_dir") (RD_KAFKA_VERSION $version), runner $runner"
+echo "run.sh: runner args -L ${runner_args[*]}; TEST_KAFKA_VERSION=$kafka_version;" \
+  "skipping: $skip_list"
+
+start=$(date +%s)
+to_run=${TESTS:-}
+round=0
+while :; do
+  round=$((round + 1))
+  left=$((budget - ($(date +%s) - start)))
+  if [ "$left" -le 10 ]; then
+    echo "run.sh: time budget (${budget}s) used up"
+    break
+  fi
+  echo "run.sh: round $round: ${to_run:-all broker tests} (${left}s left)"
+  rc=0
+  # cwd: the suite's tests directory, where some tests look for their files. The runner gets
+  # SIGINT at the deadline (it then waits for running tests and prints its summary), SIGKILL
+  # 60 s later. The library used is the one built with the suite.
+  (
+    cd "$tests_dir"
+    export RDKAFKA_TEST_CONF="$out/test.conf" TEST_KAFKA_VERSION="$kafka_version"
+    export TESTS_SKIP="$skip_list" TEST_REPORT="$out/round-$round.json"
+    export LD_LIBRARY_PATH="$src_dir/src:$src_dir/src-cpp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    if [ -n "$to_run" ]; then export TESTS="$to_run"; else unset TESTS; fi
+    # stdbuf: line-buffered stdout, so its summary table survives the runner's abort(): it
+    # asserts when client threads of failed tests are still alive at exit.
+    exec timeout -s INT -k 60 "$left" stdbuf -oL ./test-runner -L "${runner_args[@]}"
+  ) >"$out/round-$round.out" 2>"$out/round-$round.err" </dev/null || rc=$?
+  grep -a -h -E '^\|.*\| *(PASSED|FAILED) *\|' "$out/round-$round.out" | grep -v '<MAIN>' |
+    sed 's/\x1b\[[0-9;]*m//g' | sed 's/^/  /' | cut -c1-160 || true
+  echo "run.sh: round $round exited $rc"
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "run.sh: skiff exited during round $round; last lines of its log:"
+    tail -n 20 "$broker_log"
+    break
+  fi
+  [ "$rc" -eq 124 ] && break # deadline
+  to_run=$("$py" "$here/summarize.py" next "$out")
+  [ -n "$to_run" ] || break
+  if [ "$round" -ge 20 ]; then
+    echo "run.sh: giving up after $round rounds"
+    break
+  fi
+done
+echo "run.sh: ran for $(($(date +%s) - start))s in $round round(s)"
+
+status=0
+"$py" "$here/summarize.py" summary "$out" "$skip_file" || status=$?
+exit "$status"

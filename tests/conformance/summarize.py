@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""Reads the rounds of a conformance run (run.sh) and says what passed, failed and was skipped.
+
+  summarize.py next OUT_DIR          test numbers to run again (not started, or still running when
+                                     the runner was killed) after the last round
+  summarize.py summary OUT_DIR SKIP  prints the summary, writes OUT_DIR/results.tsv; exits 1 when
+                                     any test not in the skip list failed or did not finish
+
+OUT_DIR holds, for each round N, round-N.json (the runner's report: each test's state),
+round-N.err (its stderr: failure messages and skip reasons) and round-N.out (its stdout, with a
+summary table, used when the report is missing). The librdkafka runner SIGKILLs itself when a test
+times out (pthread_kill(SIGKILL)), so run.sh runs it again on what was left: the rounds are merged
+here, a test's first finished state winning.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# Skipped by -L (a local test, no broker needed): not a result, and not to run again.
+FILTERED = ("Filtered due to negative test flags", "filtered due to test flags")
+FINAL = ("PASSED", "FAILED", "SKIPPED", "FILTERED")
+
+
+def rounds(out_dir):
+    def num(p):
+        return int(re.search(r"round-(\d+)\.out$", p).group(1))
+    return sorted(glob.glob(os.path.join(out_dir, "round-*.out")), key=num)
+
+
+def summary_table(path):
+    """{name: (state, text)} from the last summary table in a runner's stdout."""
+    with open(path, errors="replace") as f:
+        text = ANSI.sub("", f.read())
+    blocks = re.split(r"^TEST \S+ \(.*\) SUMMARY\n", text, flags=re.M)
+    if len(blocks) < 2:
+        return {}
+    table = {}
+    for line in blocks[-1].splitlines():
+        if line.startswith("#=") and table:
+            break
+        m = re.match(r"^\|\s*(\S+)\s*\|\s*(\w+)\s*\|\s*[\d.]+s\s*\|\s?(.*)$", line)
+        if m:
+            table[m.group(1)] = (m.group(2), m.group(3).strip())
+    return table
+
+
+def read(path):
+    if not os.path.exists(path):
+        return ""
+    with open(path, errors="replace") as f:
+        return ANSI.sub("", f.read())
+
+
+def report_states(path):
+    """{name: state} from a round's JSON report (TEST_REPORT), written before the runner exits,
+    also when it then aborts on leftover client threads or kills itself on a test timeout."""
+    text = read(path)
+    try:
+        return {n: t["state"] for n, t in json.loads(text)["tests"].items()}
+    except (ValueError, KeyError, TypeError):
+        # "extra" is not escaped by the runner: fall back to the name/state pairs.
+        return dict(re.findall(r'"name": "([^"]+)", "state": "(\w+)"', text))
+
+
+def messages(path):
+    """{test name: text}: the first failure message ("### Test ... failed" block) or skip
+    reason ("WARN: SKIPPING TEST:") of each test, from a round's stderr."""
+    first = {}
+    lines = read(path).splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r'^### Test "([^" (]+)(?: \((.*)\))?" failed at (\S+) at .*###$', line)
+        if m and ("F", m.group(1)) not in first:
+            msg = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            sub = f"[{m.group(2)}] " if m.group(2) else ""
+            first[("F", m.group(1))] = f"{sub}{m.group(3)}: {msg}"
+        m = re.match(r"^\[(\S+)\s*/\s*[\d.]+s\] WARN: SKIPPING TEST: (.*)$", line)
+        if m and ("S", m.group(1)) not in first:
+            first[("S", m.group(1))] = m.group(2).strip()
+    return first
+
+
+def merged(out_dir):
+    result = {}  # name -> [state, text]
+    for out in rounds(out_dir):
+        base = out[:-4]
+        states = report_states(base + ".json")
+        table = summary_table(out)
+        for name, (state, _) in table.items():
+            states.setdefault(name, state)
+        texts = messages(base + ".err")
+        for name, state in states.items():
+            if name == "<MAIN>":
+                continue
+            if state == "FAILED" or state == "RUNNING":
+                text = texts.get(("F", name), "")
+            elif state == "SKIPPED":
+                text = texts.get(("S", name), table.get(name, ("", ""))[1])
+            else:
+                text = ""
+            if state == "SKIPPED" and (not text or text.startswith(FILTERED)):
+                state = "FILTERED"  # skipped by the -L flag, or silently by a TESTS list
+            old = result.get(name)
+            if old is None or (old[0] not in FINAL and state != "DNS"):
+                result[name] = [state, text]
+    return result
+
+
+def number(name):
+    return name.split("_", 1)[0]
+
+
+def load_skips(path):
+    skips = {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                num, _, reason = line.partition(" ")
+                skips[num] = reason.strip()
+    return skips
+
+
+def manual(name):
+    """8000_idle and the like: run only when named in TESTS, which the next round does, so
+    never put them there."""
+    return number(name) >= "8000"
+
+
+def cmd_next(out_dir):
+    res = merged(out_dir)
+    nums = sorted({number(n) for n, (s, _) in res.items()
+                   if s in ("DNS", "RUNNING") and not manual(n)})
+    print(" ".join(nums))
+
+
+def cmd_summary(out_dir, skip_path):
+    res = merged(out_dir)
+    skips = load_skips(skip_path)
+    rows = []
+    for name in sorted(res):
+        state, text = res[name]
+        if state in ("DNS", "FILTERED") or (manual(name) and state != "FAILED"):
+            continue  # a local test, or never reached (listed as not started below)
+        if state == "RUNNING":
+            state, text = "FAILED", text or "did not finish (runner stopped: timeout or deadline)"
+        if state == "SKIPPED" and text.startswith("included in TESTS_SKIP"):
+            text = "skip.txt: " + skips.get(number(name), "")
+        rows.append((name, state, text))
+    not_run = sorted(n for n, (s, _) in res.items() if s == "DNS" and not manual(n))
+    with open(os.path.join(out_dir, "results.tsv"), "w") as f:
+        for row in rows:
+            f.write("\t".join(row) + "\n")
+    by = {s: [r for r in rows if r[1] == s] for s in ("PASSED", "FAILED", "SKIPPED")}
+    print("passed (%d): %s" % (len(by["PASSED"]), " ".join(r[0] for r in by["PASSED"])))
+    print("skipped (%d):" % len(by["SKIPPED"]))
+    for name, _, text in by["SKIPPED"]:
+        print(f"  {name}: {text}")
+    print("failed (%d):" % len(by["FAILED"]))
+    for name, _, text in by["FAILED"]:
+        print(f"  {name}: {text}")
+    if not_run:
+        print("not started (not reached before the deadline): " + " ".join(not_run))
+    print("%d passed, %d failed, %d skipped" % (len(by["PASSED"]), len(by["FAILED"]),
+                                               len(by["SKIPPED"])))
+    return 1 if by["FAILED"] else 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "next":
+        cmd_next(sys.argv[2])
+        return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "summary":
+        return cmd_summary(sys.argv[2], sys.argv[3])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
