@@ -217,6 +217,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def recv_exactly(sock, n):
+    """Exactly n bytes from sock; AssertionError if the broker closes the connection first."""
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise AssertionError("broker closed the connection")
+        data += chunk
+    return data
+
+
 def api_versions_answered(port):
     """True when a broker on port answers an ApiVersions v0 request."""
     try:

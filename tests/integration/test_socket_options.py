@@ -29,19 +29,9 @@ def api_versions_v0(sock):
     client_id = b"skiff-socket-options"
     body = struct.pack(">hhih", 18, 0, 7, len(client_id)) + client_id
     sock.sendall(struct.pack(">i", len(body)) + body)
-    size = struct.unpack(">i", recv_exactly(sock, 4))[0]
-    response = recv_exactly(sock, size)
+    size = struct.unpack(">i", skiff_harness.recv_exactly(sock, 4))[0]
+    response = skiff_harness.recv_exactly(sock, size)
     assert struct.unpack(">i", response[:4])[0] == 7, "correlation id"
-
-
-def recv_exactly(sock, n):
-    data = b""
-    while len(data) < n:
-        chunk = sock.recv(n - len(data))
-        if not chunk:
-            raise AssertionError("broker closed the connection")
-        data += chunk
-    return data
 
 
 def broker_side_buffers(broker_port, client_port):

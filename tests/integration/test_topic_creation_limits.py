@@ -43,24 +43,14 @@ def kstring(s):
     return struct.pack(">h", len(b)) + b
 
 
-def recv_exactly(sock, n):
-    out = b""
-    while len(out) < n:
-        chunk = sock.recv(n - len(out))
-        if not chunk:
-            raise EOFError("connection closed")
-        out += chunk
-    return out
-
-
 def metadata_v1_topic_error(sock, topic, correlation):
     """Sends Metadata v1 for one topic (v1: auto-creation when the broker allows it) and returns
     (error code, partition count) of the topic in the answer."""
     body = struct.pack(">hhi", 3, 1, correlation) + kstring("limits-test")
     body += struct.pack(">i", 1) + kstring(topic)
     sock.sendall(struct.pack(">i", len(body)) + body)
-    size = struct.unpack(">i", recv_exactly(sock, 4))[0]
-    data = recv_exactly(sock, size)
+    size = struct.unpack(">i", skiff_harness.recv_exactly(sock, 4))[0]
+    data = skiff_harness.recv_exactly(sock, size)
     pos = 0
 
     def take(fmt):
