@@ -3,6 +3,7 @@
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/replica_assignment.h"
 
 namespace skiff::broker {
 
@@ -13,9 +14,24 @@ asio::awaitable<protocol::CreatePartitionsResponse> handle_create_partitions(
     for (const auto& t : req.topics) {
         protocol::CreatePartitionsTopicResult r;
         r.name = t.name;
-        if (t.assignments.has_value()) {
+        std::optional<std::string> bad_assignment;
+        const auto existing = ctx.broker.topics().partition_count(t.name);
+        if (t.assignments.has_value() && existing) {  // else add_partitions says what is wrong
+            // Kafka: one replica list per new partition, each naming registered brokers.
+            const int32_t current = *existing;
+            std::vector<const std::vector<int32_t>*> lists;
+            for (const auto& a : *t.assignments)
+                lists.push_back(&a.broker_ids);
+            if (t.count > current && lists.size() != static_cast<size_t>(t.count - current))
+                bad_assignment = "increasing the number of partitions by " +
+                                 std::to_string(t.count - current) + " but " +
+                                 std::to_string(lists.size()) + " assignments provided";
+            else
+                bad_assignment = invalid_replica_assignment(lists, ctx.broker.node_id());
+        }
+        if (bad_assignment) {
             r.error_code = protocol::ErrorCode::invalid_replica_assignment;
-            r.error_message = "manual replica assignment is not supported by skiff (one broker)";
+            r.error_message = std::move(*bad_assignment);
         } else {
             auto grown = ctx.broker.topics().add_partitions(t.name, t.count, req.validate_only);
             if (grown.error == protocol::ErrorCode::kafka_storage_error)  // rolled back

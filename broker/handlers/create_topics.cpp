@@ -3,6 +3,7 @@
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/replica_assignment.h"
 
 namespace skiff::broker {
 namespace {
@@ -18,15 +19,29 @@ protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::C
         r.error_message = std::move(message);
         return r;
     };
-    // One broker: a replica set is this broker or nothing.
-    if (!t.assignments.empty())
-        return fail(ErrorCode::invalid_replica_assignment,
-                    "manual replica assignment is not supported by skiff (one broker)");
-    if (t.replication_factor != 1 && t.replication_factor != -1)
+    int32_t partitions =
+        t.num_partitions == -1 ? ctx.broker.config().num_partitions : t.num_partitions;
+    if (!t.assignments.empty()) {
+        // Kafka: an assignment replaces the partition count and replication factor.
+        if (t.num_partitions != -1 || t.replication_factor != -1)
+            return fail(ErrorCode::invalid_request,
+                        "both num_partitions or replication_factor and a replica assignment were "
+                        "set; only one of them may be");
+        std::vector<const std::vector<int32_t>*> lists(t.assignments.size(), nullptr);
+        for (const auto& a : t.assignments) {
+            if (a.partition_index < 0 || static_cast<size_t>(a.partition_index) >= lists.size() ||
+                lists[static_cast<size_t>(a.partition_index)] != nullptr)
+                return fail(ErrorCode::invalid_replica_assignment,
+                            "the assigned partitions must be the consecutive numbers from 0");
+            lists[static_cast<size_t>(a.partition_index)] = &a.broker_ids;
+        }
+        if (auto why = invalid_replica_assignment(lists, ctx.broker.node_id()))
+            return fail(ErrorCode::invalid_replica_assignment, std::move(*why));
+        partitions = static_cast<int32_t>(t.assignments.size());
+    } else if (t.replication_factor != 1 && t.replication_factor != -1) {
         return fail(ErrorCode::invalid_replication_factor,
                     "replication factor must be 1 or -1: skiff is a single broker");
-    const int32_t partitions =
-        t.num_partitions == -1 ? ctx.broker.config().num_partitions : t.num_partitions;
+    }
     TopicOverrides overrides;
     for (const auto& c : t.configs) {
         if (!c.value)

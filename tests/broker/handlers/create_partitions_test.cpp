@@ -62,12 +62,29 @@ TEST_F(CreatePartitionsTest, ValidateOnlyChangesNothing) {
     EXPECT_EQ(grow("t", 1, true).error_code, ErrorCode::invalid_partitions);
 }
 
-TEST_F(CreatePartitionsTest, ManualAssignmentIsRefused) {
+TEST_F(CreatePartitionsTest, ManualAssignmentNamingThisBrokerIsAccepted) {
     create_topic("t", 1);
     CreatePartitionsRequest req;
-    req.topics.push_back({"t", 2, std::vector<protocol::CreatePartitionsAssignment>{{{1}}}});
+    req.topics.push_back({"t", 3,
+                          std::vector<protocol::CreatePartitionsAssignment>{{{config.node_id}},
+                                                                            {{config.node_id}}}});
     auto resp = run(handle_create_partitions, req, kLatest);
-    EXPECT_EQ(resp.results[0].error_code, ErrorCode::invalid_replica_assignment);
+    EXPECT_EQ(resp.results[0].error_code, ErrorCode::none);
+    EXPECT_EQ(broker().topics().partition_count("t"), 3);
+}
+
+TEST_F(CreatePartitionsTest, ManualAssignmentNamingOtherBrokersOrTheWrongCountIsRefused) {
+    create_topic("t", 1);
+    const int32_t self = config.node_id;
+    using Lists = std::vector<protocol::CreatePartitionsAssignment>;
+    for (const Lists& assignment :
+         {Lists{{{self + 1}}}, Lists{{{self, self}}}, Lists{{{self}}, {{self}}}, Lists{}}) {
+        CreatePartitionsRequest req;
+        req.topics.push_back({"t", 2, assignment});
+        auto resp = run(handle_create_partitions, req, kLatest);
+        EXPECT_EQ(resp.results[0].error_code, ErrorCode::invalid_replica_assignment)
+            << assignment.size();
+    }
     EXPECT_EQ(broker().topics().partition_count("t"), 1);
 }
 

@@ -1,5 +1,6 @@
 // CreateTopics: success (explicit and default partition counts, with overrides), already
-// exists, invalid partitions / replication factor / assignment / name / config, validate_only,
+// exists, invalid partitions / replication factor / name / config, manual assignments (this
+// broker only), validate_only,
 // and a name listed twice.
 #include <gtest/gtest.h>
 
@@ -83,10 +84,39 @@ TEST_F(CreateTopicsTest, OnlyReplicationFactorOneOnASingleBroker) {
     EXPECT_FALSE(broker().topics().partition_count("t"));
 }
 
-TEST_F(CreateTopicsTest, ManualAssignmentIsRefused) {
+TEST_F(CreateTopicsTest, ManualAssignmentNamingThisBrokerIsAccepted) {
     auto t = topic("t", -1, -1);
-    t.assignments.push_back({0, {1}});
-    EXPECT_EQ(create_one(t).error_code, ErrorCode::invalid_replica_assignment);
+    t.assignments.push_back({1, {config.node_id}});
+    t.assignments.push_back({0, {config.node_id}});
+    auto r = create_one(t);
+    EXPECT_EQ(r.error_code, ErrorCode::none) << r.error_message.value_or("");
+    EXPECT_EQ(broker().topics().partition_count("t"), 2);
+}
+
+TEST_F(CreateTopicsTest, ManualAssignmentNamingOtherBrokersIsRefused) {
+    const int32_t self = config.node_id;
+    const std::vector<std::vector<protocol::CreatableReplicaAssignment>> bad = {
+        {{0, {self + 1}}},           // a broker that does not exist
+        {{0, {self, self}}},         // the same broker twice
+        {{0, {}}},                   // no replica
+        {{0, {self}}, {2, {self}}},  // a gap in the partition numbers
+        {{0, {self}}, {0, {self}}},  // one partition twice
+        {{1, {self}}},               // not starting at 0
+    };
+    for (const auto& assignment : bad) {
+        auto t = topic("t", -1, -1);
+        t.assignments = assignment;
+        auto r = create_one(t);
+        EXPECT_EQ(r.error_code, ErrorCode::invalid_replica_assignment) << assignment.size();
+        EXPECT_TRUE(r.error_message.has_value());
+    }
+    EXPECT_FALSE(broker().topics().partition_count("t"));
+}
+
+TEST_F(CreateTopicsTest, AssignmentAndPartitionCountTogetherAreRefused) {
+    auto t = topic("t", 1, -1);
+    t.assignments.push_back({0, {config.node_id}});
+    EXPECT_EQ(create_one(t).error_code, ErrorCode::invalid_request);
     EXPECT_FALSE(broker().topics().partition_count("t"));
 }
 
