@@ -3,16 +3,19 @@
 
 namespace skiff::broker {
 
-// skiff is one broker: it coordinates every group. Transactions are not supported, so a
-// transaction coordinator is never available.
+// skiff is one broker: it coordinates every group. Transactions are not supported: a
+// transaction coordinator lookup gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED, which clients treat
+// as fatal at once (librdkafka's init_transactions() fails with it), the answer InitProducerId
+// and Produce give a transactional id too. COORDINATOR_NOT_AVAILABLE, the earlier answer, is
+// retriable: clients retried it until init_transactions() timed out, with nothing saying why.
 asio::awaitable<protocol::FindCoordinatorResponse> handle_find_coordinator(
     RequestContext& ctx, const protocol::FindCoordinatorRequest& req) {
     const Broker& broker = ctx.broker;
     auto lookup = [&](int8_t key_type) {
         protocol::FindCoordinatorCoordinator c;
         if (key_type != protocol::kCoordinatorKeyGroup) {
-            c.error_code = protocol::ErrorCode::coordinator_not_available;
-            c.error_message = "skiff has no transaction coordinator";
+            c.error_code = protocol::ErrorCode::transactional_id_authorization_failed;
+            c.error_message = "transactions are not supported by skiff";
             c.node_id = -1;
             c.port = -1;
             return c;

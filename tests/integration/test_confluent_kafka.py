@@ -21,7 +21,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
 
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition  # noqa: E402
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition  # noqa: E402
 
 PARTITIONS = 3
 
@@ -237,6 +237,16 @@ class ConfluentKafkaTest(unittest.TestCase):
             d = self.broker.partition_dir(topic, part)
             stored += sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d) if f.endswith(".log"))
         self.assertLess(stored, raw // 3, "%s: %d bytes stored for %d raw value bytes" % (codec, stored, raw))
+
+    def test_transactions_fail_at_once_with_a_fatal_error(self):
+        # skiff has no transactions: init_transactions() must say so with a fatal error well
+        # (not _TIMED_OUT after retrying an unavailable coordinator until its timeout).
+        p = self.producer(**{"transactional.id": "skiff-it-txn"})
+        with self.assertRaises(KafkaException) as raised:
+            p.init_transactions(30)
+        err = raised.exception.args[0]
+        self.assertEqual(err.code(), KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, str(err))
+        self.assertTrue(err.fatal(), str(err))
 
     def test_compression_gzip(self):
         self.compression_round_trip("gzip")

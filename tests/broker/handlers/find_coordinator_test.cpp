@@ -1,4 +1,5 @@
-// FindCoordinator: this broker coordinates every group; there is no transaction coordinator.
+// FindCoordinator: this broker coordinates every group; a transaction coordinator lookup
+// is refused with the fatal TRANSACTIONAL_ID_AUTHORIZATION_FAILED (no transactions).
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -43,14 +44,14 @@ TEST_F(FindCoordinatorTest, NoTransactionCoordinator) {
     req.key = "tx";
     req.key_type = protocol::kCoordinatorKeyTransaction;
     auto r = run(handle_find_coordinator, req, 3);
-    EXPECT_EQ(r.error_code, ErrorCode::coordinator_not_available);
+    EXPECT_EQ(r.error_code, ErrorCode::transactional_id_authorization_failed);
     EXPECT_EQ(r.node_id, -1);
     EXPECT_EQ(r.port, -1);
 
     req.coordinator_keys = {"tx"};
     auto v4 = run(handle_find_coordinator, req, 4);
     ASSERT_EQ(v4.coordinators.size(), 1u);
-    EXPECT_EQ(v4.coordinators[0].error_code, ErrorCode::coordinator_not_available);
+    EXPECT_EQ(v4.coordinators[0].error_code, ErrorCode::transactional_id_authorization_failed);
     EXPECT_EQ(v4.coordinators[0].node_id, -1);
 }
 
