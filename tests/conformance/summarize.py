@@ -1,10 +1,15 @@
 #!/usr/bin/python3
 """Reads the rounds of a conformance run (run.sh) and says what passed, failed and was skipped.
 
-  summarize.py next OUT_DIR          test numbers to run again (not started, or still running when
-                                     the runner was killed) after the last round
-  summarize.py summary OUT_DIR SKIP  prints the summary, writes OUT_DIR/results.tsv; exits 1 when
-                                     any test not in the skip list failed or did not finish
+  summarize.py next OUT_DIR --only|--except LIST
+                                     test numbers to run again (not started, or still running when
+                                     the runner was killed) after the last round: of LIST
+                                     (--only) or of all but LIST (--except)
+  summarize.py summary OUT_DIR SKIP XFAIL
+                                     prints the summary, writes OUT_DIR/results.tsv; exits 1 when
+                                     a test on neither list failed or did not finish, or a test on
+                                     the expected-to-fail list XFAIL passed (so that the list
+                                     cannot go stale)
 
 OUT_DIR holds, for each round N, round-N.json (the runner's report: each test's state),
 round-N.err (its stderr: failure messages and skip reasons) and round-N.out (its stdout, with a
@@ -103,7 +108,9 @@ def merged(out_dir):
             if state == "SKIPPED" and (not text or text.startswith(FILTERED)):
                 state = "FILTERED"  # skipped by the -L flag, or silently by a TESTS list
             old = result.get(name)
-            if old is None or (old[0] not in FINAL and state != "DNS"):
+            # FILTERED is not final: a test left out of one round by its TESTS list (the
+            # phases of run.sh) runs in another.
+            if old is None or ((old[0] not in FINAL or old[0] == "FILTERED") and state != "DNS"):
                 result[name] = [state, text]
     return result
 
@@ -129,16 +136,19 @@ def manual(name):
     return number(name) >= "8000"
 
 
-def cmd_next(out_dir):
+def cmd_next(out_dir, how, listed):
     res = merged(out_dir)
+    listed = set(listed.split())
     nums = sorted({number(n) for n, (s, _) in res.items()
-                   if s in ("DNS", "RUNNING") and not manual(n)})
+                   if s in ("DNS", "RUNNING") and not manual(n)
+                   and ((number(n) in listed) == (how == "--only"))})
     print(" ".join(nums))
 
 
-def cmd_summary(out_dir, skip_path):
+def cmd_summary(out_dir, skip_path, xfail_path):
     res = merged(out_dir)
     skips = load_skips(skip_path)
+    xfails = load_skips(xfail_path)
     rows = []
     for name in sorted(res):
         state, text = res[name]
@@ -147,33 +157,39 @@ def cmd_summary(out_dir, skip_path):
         if state == "RUNNING":
             state, text = "FAILED", text or "did not finish (runner stopped: timeout or deadline)"
         if state == "SKIPPED" and text.startswith("included in TESTS_SKIP"):
-            text = "skip.txt: " + skips.get(number(name), "")
+            state, text = "SKIPLIST", "skip.txt: " + skips.get(number(name), "")
+        elif number(name) in xfails and state == "FAILED":
+            state, text = "XFAIL", "expected-failures.txt: " + xfails[number(name)] + " | " + text
+        elif number(name) in xfails and state == "PASSED":
+            state, text = "XPASS", ("on expected-failures.txt but passed: take it off the list")
         rows.append((name, state, text))
     not_run = sorted(n for n, (s, _) in res.items() if s == "DNS" and not manual(n))
     with open(os.path.join(out_dir, "results.tsv"), "w") as f:
         for row in rows:
             f.write("\t".join(row) + "\n")
-    by = {s: [r for r in rows if r[1] == s] for s in ("PASSED", "FAILED", "SKIPPED")}
+    kinds = ("PASSED", "SKIPPED", "SKIPLIST", "XFAIL", "XPASS", "FAILED")
+    by = {s: [r for r in rows if r[1] == s] for s in kinds}
     print("passed (%d): %s" % (len(by["PASSED"]), " ".join(r[0] for r in by["PASSED"])))
-    print("skipped (%d):" % len(by["SKIPPED"]))
-    for name, _, text in by["SKIPPED"]:
-        print(f"  {name}: {text}")
-    print("failed (%d):" % len(by["FAILED"]))
-    for name, _, text in by["FAILED"]:
-        print(f"  {name}: {text}")
+    for kind, title in (("SKIPPED", "skipped by the runner"), ("SKIPLIST", "on the skip list"),
+                        ("XFAIL", "failed as expected"),
+                        ("XPASS", "PASSED BUT EXPECTED TO FAIL"), ("FAILED", "FAILED")):
+        print("%s (%d):" % (title, len(by[kind])))
+        for name, _, text in by[kind]:
+            print(f"  {name}: {text}")
     if not_run:
         print("not started (not reached before the deadline): " + " ".join(not_run))
-    print("%d passed, %d failed, %d skipped" % (len(by["PASSED"]), len(by["FAILED"]),
-                                               len(by["SKIPPED"])))
-    return 1 if by["FAILED"] else 0
+    print("%d passed, %d skipped by the runner, %d on the skip list, %d expected to fail, "
+          "%d failed, %d passed unexpectedly" %
+          tuple(len(by[k]) for k in ("PASSED", "SKIPPED", "SKIPLIST", "XFAIL", "FAILED", "XPASS")))
+    return 1 if by["FAILED"] or by["XPASS"] or not_run else 0
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "next":
-        cmd_next(sys.argv[2])
+    if len(sys.argv) == 5 and sys.argv[1] == "next" and sys.argv[3] in ("--only", "--except"):
+        cmd_next(sys.argv[2], sys.argv[3], sys.argv[4])
         return 0
-    if len(sys.argv) == 4 and sys.argv[1] == "summary":
-        return cmd_summary(sys.argv[2], sys.argv[3])
+    if len(sys.argv) == 5 and sys.argv[1] == "summary":
+        return cmd_summary(sys.argv[2], sys.argv[3], sys.argv[4])
     print(__doc__, file=sys.stderr)
     return 2
 
