@@ -154,7 +154,10 @@ run_phase() {
       # stdbuf: line-buffered stdout, so its summary table survives the runner's abort(): it
       # asserts when client threads of failed tests are still alive at exit.
       exec timeout -s INT -k 60 "$left" stdbuf -oL ./test-runner -L "$@"
-    ) >"$out/round-$round.out" 2>"$out/round-$round.err" </dev/null || rc=$?
+    ) >"$out/round-$round.out" 2>"$out/round-$round.err" </dev/null &
+    # Waited for in the background, so that bash does not print the subshell's source when the
+    # runner aborts (it does at exit when client threads of a failed test are still alive).
+    wait $! || rc=$?
     grep -a -h -E '^\|.*\| *(PASSED|FAILED) *\|' "$out/round-$round.out" | grep -v '<MAIN>' |
       sed 's/\x1b\[[0-9;]*m//g' | sed 's/^/  /' | cut -c1-160 || true
     echo "run.sh: round $round exited $rc"

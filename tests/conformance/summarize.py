@@ -105,12 +105,18 @@ def merged(out_dir):
                 text = texts.get(("S", name), table.get(name, ("", ""))[1])
             else:
                 text = ""
-            if state == "SKIPPED" and (not text or text.startswith(FILTERED)):
-                state = "FILTERED"  # skipped by the -L flag, or silently by a TESTS list
+            if state == "SKIPPED" and not text:
+                state = "UNLISTED"  # silently, by this round's TESTS list
+            elif state == "SKIPPED" and text.startswith(FILTERED):
+                state = "FILTERED"  # by the -L flag: a local test
             old = result.get(name)
-            # FILTERED is not final: a test left out of one round by its TESTS list (the
-            # phases of run.sh) runs in another.
-            if old is None or ((old[0] not in FINAL or old[0] == "FILTERED") and state != "DNS"):
+            # A round's TESTS list (the phases of run.sh, the rounds after a runner timeout)
+            # says nothing about the tests it leaves out: UNLISTED never replaces a state and
+            # is replaced by any.
+            if state == "UNLISTED" and old is not None:
+                continue
+            if (old is None or old[0] in ("UNLISTED", "FILTERED")
+                    or (old[0] not in FINAL and state != "DNS")):
                 result[name] = [state, text]
     return result
 
@@ -152,12 +158,14 @@ def cmd_summary(out_dir, skip_path, xfail_path):
     rows = []
     for name in sorted(res):
         state, text = res[name]
-        if state in ("DNS", "FILTERED") or (manual(name) and state != "FAILED"):
+        if state in ("DNS", "FILTERED", "UNLISTED") or (manual(name) and state != "FAILED"):
             continue  # a local test, or never reached (listed as not started below)
         if state == "RUNNING":
             state, text = "FAILED", text or "did not finish (runner stopped: timeout or deadline)"
         if state == "SKIPPED" and text.startswith("included in TESTS_SKIP"):
-            state, text = "SKIPLIST", "skip.txt: " + skips.get(number(name), "")
+            if number(name) not in skips:
+                continue  # a local test sharing its number with a socket test run.sh set apart
+            state, text = "SKIPLIST", "skip.txt: " + skips[number(name)]
         elif number(name) in xfails and state == "FAILED":
             state, text = "XFAIL", "expected-failures.txt: " + xfails[number(name)] + " | " + text
         elif number(name) in xfails and state == "PASSED":
