@@ -188,6 +188,24 @@ TEST_F(GroupCoordinatorTest, StaleGenerationIsIllegal) {
               ErrorCode::unknown_member_id);
 }
 
+// Kafka's doCommitOffsets: a member of the current generation may commit while the group
+// prepares a rebalance (a consumer commits in its revoke callback before rejoining), not while
+// it waits for the leader's assignment; the previous generation is refused.
+TEST_F(GroupCoordinatorTest, CommitDuringPreparingRebalanceIsAcceptedFromTheCurrentGeneration) {
+    std::string a = new_member();
+    join(params(a));
+    sync(a, 1, {});
+    std::string b = new_member();
+    join(params(b));
+    ASSERT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::none);
+    join(params(a));
+    ASSERT_EQ(coordinator->state("g"), GroupState::completing_rebalance);
+    EXPECT_EQ(coordinator->validate_commit("g", 2, a, std::nullopt),
+              ErrorCode::rebalance_in_progress);
+    EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::illegal_generation);
+}
+
 TEST_F(GroupCoordinatorTest, RequestsFromNonMembers) {
     std::string a = new_member();
     join(params(a));
