@@ -41,6 +41,16 @@ std::string member_list(const Group& g) {
     return out;
 }
 
+// The member bound to a group.instance.id, or nullptr.
+const std::string* static_member_id(const Group& g, const std::optional<std::string>& instance_id) {
+    if (!instance_id)
+        return nullptr;
+    auto it = g.static_members.find(*instance_id);
+    if (it == g.static_members.end() || !g.members.count(it->second))
+        return nullptr;
+    return &it->second;
+}
+
 // A static member's request must carry the member id currently bound to its instance id.
 bool fenced(const Group& g, const std::optional<std::string>& instance_id,
             const std::string& member_id) {
@@ -118,12 +128,17 @@ void GroupCoordinator::join_locked(const JoinParams& p, const JoinCallback& done
     }
     Group& g = it->second;
     auto existing = g.members.find(p.member_id);
-    const bool known = existing != g.members.end();
+    // A restarted static member (no member id yet) stands for the member bound to its instance.
+    const std::string* static_id =
+        p.member_id.empty() ? static_member_id(g, p.group_instance_id) : nullptr;
+    const bool known = existing != g.members.end() || static_id != nullptr;
     if (g.state == GroupState::dead)
         return reply(join_error(ErrorCode::coordinator_not_available, p.member_id));
     // A group's only member may change protocols; anyone else must share one with the group.
     if (!g.supports_protocols(p.protocol_type, p.protocols) && !(known && g.members.size() == 1))
         return reply(join_error(ErrorCode::inconsistent_group_protocol, p.member_id));
+    if (static_id)
+        return replace_static_member(g, *static_id, p, done, deferred);
     if (p.member_id.empty())
         return join_new_member(g, p, done, deferred);
     if (g.pending_members.erase(p.member_id) > 0)  // second join after MEMBER_ID_REQUIRED
@@ -138,13 +153,10 @@ void GroupCoordinator::join_locked(const JoinParams& p, const JoinCallback& done
 void GroupCoordinator::join_new_member(Group& g, const JoinParams& p, const JoinCallback& done,
                                        Deferred& deferred) {
     std::string id = new_member_id(p.client_id);
-    if (p.group_instance_id) {
-        // A static member coming back replaces its previous incarnation.
-        if (auto s = g.static_members.find(*p.group_instance_id);
-            s != g.static_members.end() && g.members.count(s->second))
-            remove_member(g, s->second, ErrorCode::fenced_instance_id, deferred);
+    // A static member's instance id already identifies it: no MEMBER_ID_REQUIRED round trip
+    // (KIP-345). One whose instance is bound to a member was handled by join_locked.
+    if (p.group_instance_id)
         return add_member(g, p, id, done, deferred);
-    }
     if (p.require_known_member_id) {
         // v4+: the client must come back with this id, so an id is never handed to a client
         // that does not know it (KIP-394).
@@ -179,6 +191,71 @@ void GroupCoordinator::join_known_member(Group& g, Member& m, const JoinParams& 
             return;
         case GroupState::empty:
         case GroupState::dead:
+            deferred.push_back(
+                [done, r = join_error(ErrorCode::unknown_member_id, p.member_id)] { done(r); });
+            return;
+    }
+}
+
+// Kafka's updateStaticMemberAndRebalance (KIP-345). A static member that restarted (it sends no
+// LeaveGroup on close) comes back with its group.instance.id and no member id. It takes over
+// its previous incarnation's place under a new member id: same assignment, and the old id is
+// fenced from now on (FENCED_INSTANCE_ID). A Stable group does not rebalance for it unless the
+// protocol the group would choose changes; the answer names the current leader, so a
+// restarted leader does not compute an assignment a Stable group would never hand out.
+// old_id is a copy on purpose: callers pass the g.static_members entry this rebinds.
+// NOLINTNEXTLINE(performance-unnecessary-value-param): the copy is needed, see above
+void GroupCoordinator::replace_static_member(Group& g, std::string old_id, const JoinParams& p,
+                                             const JoinCallback& done, Deferred& deferred) {
+    const std::string old_leader = g.leader_id;
+    auto node = g.members.extract(old_id);
+    Member m = std::move(node.mapped());
+    // Whatever the old incarnation still waits for, it must not get (it is a duplicate).
+    if (m.awaiting_join)
+        deferred.push_back([cb = std::move(m.awaiting_join), old_id] {
+            cb(join_error(ErrorCode::fenced_instance_id, old_id));
+        });
+    if (m.awaiting_sync)
+        deferred.push_back(
+            [cb = std::move(m.awaiting_sync)] { cb(sync_error(ErrorCode::fenced_instance_id)); });
+    m.awaiting_join = nullptr;
+    m.awaiting_sync = nullptr;
+    const std::string id = new_member_id(p.client_id);
+    spdlog::info("group {}: static member {} restarted: member {} replaces {}", g.group_id,
+                 *p.group_instance_id, id, old_id);
+    m.member_id = id;
+    update_member(g, m, p, nullptr);
+    if (g.leader_id == old_id)
+        g.leader_id = id;
+    g.static_members[*p.group_instance_id] = id;
+    Member& member = g.members[id] = std::move(m);
+    switch (g.state) {
+        case GroupState::stable:
+            if (g.select_protocol() == g.protocol_name) {
+                JoinResult r = join_result_for(g, member);
+                r.leader = old_leader;
+                r.members.clear();
+                deferred.push_back([done, r = std::move(r)] { done(r); });
+                return;
+            }
+            member.awaiting_join = done;
+            prepare_rebalance(g, "static member " + id + " rejoined with other protocols",
+                              deferred);
+            return;
+        case GroupState::completing_rebalance:
+            // The leader may be assigning to the old member id, which the new one could not
+            // sync with: start over.
+            member.awaiting_join = done;
+            prepare_rebalance(g, "static member " + id + " rejoined", deferred);
+            return;
+        case GroupState::preparing_rebalance:
+            member.awaiting_join = done;
+            maybe_complete_join(g, deferred);
+            return;
+        case GroupState::empty:
+        case GroupState::dead:  // not with a member in it; answer as for any unknown member
+            g.members.erase(id);
+            g.static_members.erase(*p.group_instance_id);
             deferred.push_back(
                 [done, r = join_error(ErrorCode::unknown_member_id, p.member_id)] { done(r); });
             return;
@@ -294,19 +371,37 @@ void GroupCoordinator::maybe_complete_join(Group& g, Deferred& deferred) {
 }
 
 void GroupCoordinator::complete_join(Group& g, Deferred& deferred) {
-    // Members that did not rejoin in time are out of the new generation.
+    // Dynamic members that did not rejoin in time are out of the new generation. Static ones
+    // stay, with their last metadata, until their session times out (Kafka's onCompleteJoin):
+    // a restarting static member must find its place when it comes back.
     std::vector<std::string> missing;
     for (const auto& [id, m] : g.members)
-        if (!m.awaiting_join)
+        if (!m.awaiting_join && !m.group_instance_id)
             missing.push_back(id);
     for (const auto& id : missing) {
         spdlog::info("group {}: member {} did not rejoin in time and was removed", g.group_id, id);
-        auto it = g.members.find(id);
-        if (it->second.group_instance_id)
-            g.static_members.erase(*it->second.group_instance_id);
-        g.members.erase(it);
+        g.members.erase(id);
     }
     g.initial_delay = false;
+    // The leader must be a member that gets this JoinGroup answer.
+    auto joined = [&](const std::string& id) {
+        auto it = g.members.find(id);
+        return it != g.members.end() && static_cast<bool>(it->second.awaiting_join);
+    };
+    if (!joined(g.leader_id)) {
+        auto first = std::find_if(g.members.begin(), g.members.end(), [](const auto& m) {
+            return static_cast<bool>(m.second.awaiting_join);
+        });
+        if (first == g.members.end() && !g.members.empty()) {
+            // Only static members that did not rejoin: wait another rebalance timeout, until
+            // they rejoin or their sessions expire (as Kafka does).
+            g.rebalance_deadline_ms = now() + g.max_rebalance_timeout_ms();
+            spdlog::info("group {}: no member rejoined; waiting for the static members",
+                         g.group_id);
+            return;
+        }
+        g.leader_id = first == g.members.end() ? std::string{} : first->first;
+    }
     ++g.generation_id;
     if (g.members.empty()) {
         g.state = GroupState::empty;
@@ -316,8 +411,6 @@ void GroupCoordinator::complete_join(Group& g, Deferred& deferred) {
         spdlog::info("group {}: generation {} is empty", g.group_id, g.generation_id);
         return;
     }
-    if (!g.members.count(g.leader_id))
-        g.leader_id = g.members.begin()->first;
     g.protocol_name = g.select_protocol();
     if (!g.protocol_name)  // cannot happen after the join-time check; be safe anyway
         g.protocol_name = g.members.at(g.leader_id).protocols.front().first;
@@ -326,6 +419,8 @@ void GroupCoordinator::complete_join(Group& g, Deferred& deferred) {
     for (auto& [id, m] : g.members) {
         m.assignment.clear();
         m.session_deadline_ms = t + m.session_timeout_ms;
+        if (!m.awaiting_join)
+            continue;  // a static member that did not rejoin (yet)
         deferred.push_back([cb = std::move(m.awaiting_join), r = join_result_for(g, m)] { cb(r); });
         m.awaiting_join = nullptr;
     }

@@ -115,6 +115,9 @@ class GroupCoordinator {
                          Deferred& deferred);
     void join_known_member(Group& g, Member& m, const JoinParams& p, const JoinCallback& done,
                            Deferred& deferred);
+    // old_id is a copy on purpose: callers pass an entry of g.static_members, which this rebinds.
+    void replace_static_member(Group& g, std::string old_id, const JoinParams& p,
+                               const JoinCallback& done, Deferred& deferred);
     void add_member(Group& g, const JoinParams& p, const std::string& member_id, JoinCallback done,
                     Deferred& deferred);
     void update_member(Group& g, Member& m, const JoinParams& p, JoinCallback done);

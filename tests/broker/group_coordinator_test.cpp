@@ -1,6 +1,7 @@
 // The group state machine driven directly, with a fake clock: the MEMBER_ID_REQUIRED round trip,
 // joins during a rebalance, stale generations, requests from non-members, eviction after the
-// session timeout, the rebalance timeout, the initial delay and protocol selection.
+// session timeout, the rebalance timeout, the initial delay, protocol selection and static
+// membership (KIP-345: restart without rebalance, fencing of the replaced member id).
 #include "broker/group/group_coordinator.h"
 
 #include <gtest/gtest.h>
@@ -187,6 +188,24 @@ TEST_F(GroupCoordinatorTest, StaleGenerationIsIllegal) {
               ErrorCode::unknown_member_id);
 }
 
+// Kafka's doCommitOffsets: a member of the current generation may commit while the group
+// prepares a rebalance (a consumer commits in its revoke callback before rejoining), not while
+// it waits for the leader's assignment; the previous generation is refused.
+TEST_F(GroupCoordinatorTest, CommitDuringPreparingRebalanceIsAcceptedFromTheCurrentGeneration) {
+    std::string a = new_member();
+    join(params(a));
+    sync(a, 1, {});
+    std::string b = new_member();
+    join(params(b));
+    ASSERT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::none);
+    join(params(a));
+    ASSERT_EQ(coordinator->state("g"), GroupState::completing_rebalance);
+    EXPECT_EQ(coordinator->validate_commit("g", 2, a, std::nullopt),
+              ErrorCode::rebalance_in_progress);
+    EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::illegal_generation);
+}
+
 TEST_F(GroupCoordinatorTest, RequestsFromNonMembers) {
     std::string a = new_member();
     join(params(a));
@@ -331,6 +350,191 @@ TEST_F(GroupCoordinatorTest, StaticMemberJoinsWithoutRoundTripAndFencesItsOldSel
     EXPECT_NE((*second)->member_id, old_id);
     EXPECT_EQ(coordinator->heartbeat("g", (*second)->generation_id, old_id, "instance-1"),
               ErrorCode::fenced_instance_id);
+}
+
+// Two static members, "s1" (the leader) and "s2", in a Stable generation with assignments.
+struct StaticGroup {
+    std::string s1, s2;
+    int32_t generation = 0;
+};
+
+StaticGroup form_static_group(GroupCoordinatorTest& t, int32_t s2_session_timeout_ms = 1000) {
+    StaticGroup sg;
+    auto p1 = t.params("");
+    p1.group_instance_id = "s1";
+    auto j1 = t.join(p1);
+    EXPECT_TRUE(j1->has_value());
+    sg.s1 = (*j1)->member_id;
+    t.sync(sg.s1, 1, {{sg.s1, bytes_of("s1-alone")}});
+    auto p2 = t.params("");
+    p2.group_instance_id = "s2";
+    p2.session_timeout_ms = s2_session_timeout_ms;
+    auto j2 = t.join(p2);
+    auto again = t.join([&] {
+        auto p = t.params(sg.s1);
+        p.group_instance_id = "s1";
+        return p;
+    }());
+    EXPECT_TRUE(j2->has_value());
+    EXPECT_TRUE(again->has_value());
+    sg.s2 = (*j2)->member_id;
+    sg.generation = (*j2)->generation_id;
+    EXPECT_EQ((*again)->leader, sg.s1);
+    t.sync(sg.s2, sg.generation);
+    t.sync(sg.s1, sg.generation, {{sg.s1, bytes_of("p0")}, {sg.s2, bytes_of("p1")}});
+    EXPECT_EQ(t.coordinator->state("g"), GroupState::stable);
+    return sg;
+}
+
+JoinParams restart_of(GroupCoordinatorTest& t, const std::string& instance) {
+    auto p = t.params("");
+    p.group_instance_id = instance;
+    return p;
+}
+
+// KIP-345: a static member closes without LeaveGroup and comes back with a JoinGroup without
+// member id. The group stays Stable, nobody else is revoked, it gets its old assignment back.
+TEST_F(GroupCoordinatorTest, RestartedStaticMemberGetsItsAssignmentBackWithoutRebalance) {
+    StaticGroup sg = form_static_group(*this);
+    auto r = join(restart_of(*this, "s2"));
+    ASSERT_TRUE(r->has_value()) << "a Stable group answers at once";
+    EXPECT_EQ((*r)->error, ErrorCode::none);
+    const std::string fresh = (*r)->member_id;
+    EXPECT_NE(fresh, sg.s2);
+    EXPECT_EQ((*r)->generation_id, sg.generation);
+    EXPECT_EQ((*r)->leader, sg.s1);
+    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(coordinator->heartbeat("g", sg.generation, sg.s1, "s1"), ErrorCode::none);
+    auto s = sync(fresh, sg.generation);
+    ASSERT_TRUE(s->has_value());
+    EXPECT_EQ((*s)->error, ErrorCode::none);
+    EXPECT_EQ((*s)->assignment, bytes_of("p1"));
+    EXPECT_EQ(coordinator->heartbeat("g", sg.generation, fresh, "s2"), ErrorCode::none);
+    EXPECT_EQ(coordinator->generation("g"), sg.generation);
+}
+
+// The previous incarnation (or a duplicate process with the same instance id) is fenced
+// everywhere: never trust a member id without checking it is the one bound to the instance.
+TEST_F(GroupCoordinatorTest, ReplacedStaticMemberIdIsFencedEverywhere) {
+    StaticGroup sg = form_static_group(*this);
+    auto r = join(restart_of(*this, "s2"));
+    ASSERT_TRUE(r->has_value());
+    const int32_t gen = sg.generation;
+    EXPECT_EQ(coordinator->heartbeat("g", gen, sg.s2, "s2"), ErrorCode::fenced_instance_id);
+    EXPECT_EQ(coordinator->validate_commit("g", gen, sg.s2, "s2"), ErrorCode::fenced_instance_id);
+    auto p = params(sg.s2);
+    p.group_instance_id = "s2";
+    auto j = join(p);
+    ASSERT_TRUE(j->has_value());
+    EXPECT_EQ((*j)->error, ErrorCode::fenced_instance_id);
+    SyncParams sp;
+    sp.group_id = "g";
+    sp.generation_id = gen;
+    sp.member_id = sg.s2;
+    sp.group_instance_id = "s2";
+    std::optional<SyncResult> sr;
+    coordinator->sync(sp, [&](SyncResult x) { sr = x; });
+    ASSERT_TRUE(sr);
+    EXPECT_EQ(sr->error, ErrorCode::fenced_instance_id);
+    EXPECT_EQ(coordinator->leave("g", sg.s2, "s2"), ErrorCode::fenced_instance_id);
+    // Without the instance id the old member id is simply unknown.
+    EXPECT_EQ(coordinator->heartbeat("g", gen, sg.s2, std::nullopt), ErrorCode::unknown_member_id);
+    // Another member's id under this instance id is fenced too.
+    EXPECT_EQ(coordinator->heartbeat("g", gen, sg.s1, "s2"), ErrorCode::fenced_instance_id);
+    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    // LeaveGroup v3+ by instance id (the member id may be left out) removes the member.
+    EXPECT_EQ(coordinator->leave("g", "", "s2"), ErrorCode::none);
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+}
+
+// A restarted leader is not told it leads: its assignment would never be handed out by a
+// Stable group. The current leader id is its old one, which it does not recognize.
+TEST_F(GroupCoordinatorTest, RestartedStaticLeaderDoesNotAssign) {
+    StaticGroup sg = form_static_group(*this);
+    auto r = join(restart_of(*this, "s1"));
+    ASSERT_TRUE(r->has_value());
+    EXPECT_EQ((*r)->error, ErrorCode::none);
+    EXPECT_EQ((*r)->leader, sg.s1);
+    EXPECT_NE((*r)->member_id, sg.s1);
+    EXPECT_TRUE((*r)->members.empty());
+    auto s = sync((*r)->member_id, sg.generation, {{(*r)->member_id, bytes_of("ignored")}});
+    ASSERT_TRUE(s->has_value());
+    EXPECT_EQ((*s)->assignment, bytes_of("p0"));
+    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+}
+
+// If the group's protocol would change, a rebalance is needed after all.
+TEST_F(GroupCoordinatorTest, RestartedStaticMemberWithOtherProtocolRebalances) {
+    auto p = restart_of(*this, "s1");
+    p.protocols = {{"range", {}}, {"roundrobin", {}}};
+    auto j = join(p);
+    sync((*j)->member_id, 1, {});
+    auto p2 = restart_of(*this, "s2");
+    p2.protocols = {{"roundrobin", {}}, {"range", {}}};
+    auto j2 = join(p2);
+    auto p1 = params((*j)->member_id);
+    p1.group_instance_id = "s1";
+    p1.protocols = p.protocols;
+    auto j1 = join(p1);
+    ASSERT_TRUE(j2->has_value());
+    EXPECT_EQ((*j2)->protocol_name, "range");
+    sync((*j2)->member_id, 2);
+    sync((*j)->member_id, 2, {});
+    ASSERT_EQ(coordinator->state("g"), GroupState::stable);
+    // s1 restarts preferring roundrobin only: the vote now picks roundrobin.
+    auto again = restart_of(*this, "s1");
+    again.protocols = {{"roundrobin", {}}};
+    auto r = join(again);
+    EXPECT_FALSE(r->has_value()) << "waits for the rebalance";
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+}
+
+// Kafka keeps a static member that has not rejoined in the next generation (the leader
+// assigns to it) until its session times out; a dynamic one is dropped at once.
+TEST_F(GroupCoordinatorTest, StaticMemberThatDoesNotRejoinKeepsItsPlaceUntilSessionTimeout) {
+    // s2's session (10 s) outlasts the rebalance timeout (5 s).
+    StaticGroup sg = form_static_group(*this, 10000);
+    std::string d = new_member();
+    auto jd = join(params(d));
+    auto p1 = params(sg.s1);
+    p1.group_instance_id = "s1";
+    auto j1 = join(p1);
+    EXPECT_FALSE(j1->has_value()) << "the join phase waits for s2 too";
+    advance(5000);
+    ASSERT_TRUE(jd->has_value());
+    ASSERT_TRUE(j1->has_value());
+    EXPECT_EQ((*j1)->generation_id, sg.generation + 1);
+    EXPECT_EQ((*j1)->leader, sg.s1);
+    EXPECT_EQ((*j1)->members.size(), 3u) << "s2 is still a member";
+    // s2 restarts in CompletingRebalance: the leader may be assigning to its old id, so the
+    // group rebalances again and s2 waits with everyone.
+    auto r = join(restart_of(*this, "s2"));
+    EXPECT_FALSE(r->has_value());
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    join(p1);
+    join(params(d));
+    ASSERT_TRUE(r->has_value());
+    EXPECT_EQ((*r)->generation_id, sg.generation + 2);
+}
+
+TEST_F(GroupCoordinatorTest, SilentStaticMemberIsEvictedAfterItsSessionTimeout) {
+    StaticGroup sg = form_static_group(*this);
+    for (int i = 0; i < 9; ++i) {
+        advance(100);
+        EXPECT_EQ(coordinator->heartbeat("g", sg.generation, sg.s1, "s1"), ErrorCode::none);
+    }
+    advance(200);
+    EXPECT_EQ(coordinator->heartbeat("g", sg.generation, sg.s1, "s1"),
+              ErrorCode::rebalance_in_progress);
+    auto p1 = params(sg.s1);
+    p1.group_instance_id = "s1";
+    auto j1 = join(p1);
+    ASSERT_TRUE(j1->has_value());
+    EXPECT_EQ((*j1)->members.size(), 1u);
+    // Its instance id is free again: coming back is a plain join of a new static member.
+    auto r = join(restart_of(*this, "s2"));
+    EXPECT_FALSE(r->has_value());
+    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
 }
 
 TEST_F(GroupCoordinatorTest, DeleteGroupOnlyWhenEmpty) {

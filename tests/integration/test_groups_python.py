@@ -3,7 +3,8 @@
 Each client subscribes with a group id, consumes part of a 4-partition topic, commits (with
 metadata), the broker is restarted (kafka-python: SIGTERM; confluent-kafka: kill -9), and a new
 consumer of the same group must read exactly the remaining messages: no gap, no duplicate. Also
-checks what the group tools see (committed offsets with metadata, the group listed).
+checks what the group tools see (committed offsets with metadata, the group listed), and that a
+restarted static member (group.instance.id) takes its old place without a rebalance.
 
 Run as: /usr/bin/python3 test_groups_python.py /path/to/skiff
 """
@@ -136,6 +137,84 @@ class GroupsTest(unittest.TestCase):
         self.assertEqual(set(seen), expected(130), "gap after resuming")
         self.assertIn("group ck-group: rebalanced to generation", self.broker.log_text())
 
+
+
+class StaticMembershipTest(unittest.TestCase):
+    """KIP-345 with librdkafka: a static member (group.instance.id) closes, which sends no
+    LeaveGroup, and a new process with the same instance id subscribes. It must get its old
+    partitions back before session.timeout.ms, and the other member must see no rebalance."""
+
+    SESSION_TIMEOUT_MS = 6000
+
+    def setUp(self):
+        self.broker = skiff_harness.Broker(OVERRIDES, name="static-membership broker")
+        self.broker.start()
+
+    def tearDown(self):
+        try:
+            if self.broker.alive():
+                self.broker.stop()
+        finally:
+            self.broker.cleanup()
+
+    def static_consumer(self, topic, instance, events):
+        c = Consumer({"bootstrap.servers": self.broker.bootstrap, "group.id": "static-group",
+                      "group.instance.id": instance, "auto.offset.reset": "earliest",
+                      "enable.auto.commit": False,
+                      "session.timeout.ms": self.SESSION_TIMEOUT_MS,
+                      "heartbeat.interval.ms": 300})
+
+        def on_assign(consumer, partitions):
+            events.append(("assign", sorted(tp.partition for tp in partitions)))
+
+        def on_revoke(consumer, partitions):
+            events.append(("revoke", sorted(tp.partition for tp in partitions)))
+
+        c.subscribe([topic], on_assign=on_assign, on_revoke=on_revoke)
+        return c
+
+    @staticmethod
+    def assigned(consumer):
+        return sorted(tp.partition for tp in consumer.assignment())
+
+    def poll_until(self, consumers, done, timeout_s):
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for c in consumers:
+                c.poll(0.1)
+            if done():
+                return True
+        return False
+
+    def test_restarted_static_member_gets_its_partitions_back_without_rebalance(self):
+        topic = "static-topic"
+        produce(self.broker.bootstrap, topic, 0, 8)
+        a_events, b_events = [], []
+        a = self.static_consumer(topic, "instance-a", a_events)
+        b = self.static_consumer(topic, "instance-b", b_events)
+        both = self.poll_until(
+            [a, b], lambda: self.assigned(a) and self.assigned(b) and
+            len(self.assigned(a)) + len(self.assigned(b)) == PARTITIONS, 30)
+        self.assertTrue(both, "the two static members did not share the partitions")
+        b_partitions = self.assigned(b)
+        a_events.clear()
+
+        started = time.monotonic()
+        b.close()  # a static member sends no LeaveGroup
+        b_events = []
+        b = self.static_consumer(topic, "instance-b", b_events)
+        back = self.poll_until([a, b], lambda: self.assigned(b), 30)
+        elapsed = time.monotonic() - started
+        self.assertTrue(back, "the restarted static member got no assignment")
+        self.assertEqual(self.assigned(b), b_partitions)
+        self.assertLess(elapsed, self.SESSION_TIMEOUT_MS / 1000.0,
+                        "the restart waited for the old member's session to expire")
+        self.poll_until([a, b], lambda: False, 1.0)  # a late revoke would show up here
+        self.assertEqual(a_events, [], "the other member was rebalanced")
+        self.assertEqual(b_events, [("assign", b_partitions)])
+        a.close()
+        b.close()
+        self.assertIn("static member instance-b restarted", self.broker.log_text())
 
 
 class OffsetMetadataLimitTest(unittest.TestCase):
