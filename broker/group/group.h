@@ -6,7 +6,9 @@
 //     │                 │        ▼                                     ▼
 //     └─────────────────┴──── Empty                      Stable ◀──────┘
 //   A join, a leave or an expired member in CompletingRebalance or Stable goes back to
-//   PreparingRebalance. Dead: the group was deleted; its object is dropped right after.
+//   PreparingRebalance, except a static member (group.instance.id) restarting in Stable: it
+//   takes over its old place and assignment (KIP-345). Dead: the group was deleted; its object
+//   is dropped right after.
 //
 // Plain data plus the decisions that need no clock or lock (protocol choice, "has everyone
 // rejoined"). Not thread-safe: the GroupCoordinator owns every Group and guards them with its
