@@ -29,6 +29,9 @@ using TopicOverrides = std::map<std::string, std::string>;
 struct TopicConfigKey {
     std::string_view name;         // topic-level name, e.g. segment.bytes
     std::string_view broker_name;  // the broker setting giving the default, e.g. log.segment.bytes
+    // Set for keys whose description differs from Kafka's (deprecated ones); for DescribeConfigs'
+    // documentation field.
+    std::string_view documentation{};
 };
 
 // Every key a topic may set, in Kafka's alphabetical order.
