@@ -16,7 +16,7 @@ namespace {
 
 constexpr unsigned char kXerialMagic[8] = {0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
 constexpr size_t kXerialHeaderSize = 16;
-constexpr size_t kXerialBlockSize = 32 * 1024;
+constexpr size_t kXerialBlockSize = size_t{32} * 1024;
 
 bool is_xerial(std::span<const std::byte> in) {
     return in.size() >= kXerialHeaderSize && std::memcmp(in.data(), kXerialMagic, 8) == 0;
