@@ -406,10 +406,12 @@ bool is_kafka_version(std::string_view text) {
         if (text.empty())
             return false;  // trailing dot
     }
-    if (parts.size() < 2 || parts.size() > 3)
+    // Kafka reads the first three parts of a 0.x version and the first two of any other, and
+    // ignores the rest: librdkafka's tests send 0.10.0.0.
+    if (parts.empty() || parts.size() < (parts[0] == 0 ? 3u : 2u) || parts.size() > 4)
         return false;
-    if (parts[0] == 0)  // 0.8.0 .. 0.11.0: always three parts
-        return parts.size() == 3 && parts[1] >= 8 && parts[1] <= 11;
+    if (parts[0] == 0)  // 0.8.0 .. 0.11.0
+        return parts[1] >= 8 && parts[1] <= 11;
     return parts[0] <= 3;
 }
 

@@ -104,10 +104,10 @@ TEST(SettingsTable, CompressionTypeTakesKafkasValues) {
 
 TEST(SettingsTable, MessageFormatVersionIsAnyKafkaVersion) {
     for (const char* v : {"0.8.0", "0.10.0", "0.10.2-IV0", "0.11.0", "1.0", "2.8", "2.8-IV1",
-                          "3.0-IV1", "3.7", "2.1.0"})
+                          "3.0-IV1", "3.7", "2.1.0", "0.10.0.0"})
         EXPECT_TRUE(is_kafka_version(v)) << v;
     for (const char* v : {"", "banana", "0.10", "0.7.0", "4.0", "7.1", "2.", ".2", "2.8-IV",
-                          "2.8-iv1", "1.2.3.4", "3.0-IVx"})
+                          "2.8-iv1", "1.2.3.4.5", "3.0-IVx", "-IV1"})
         EXPECT_FALSE(is_kafka_version(v)) << v;
     const auto lookup = *find_setting("log.message.format.version");
     BrokerConfig config;
