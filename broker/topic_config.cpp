@@ -102,6 +102,16 @@ const std::vector<TopicConfigKey>& topic_config_keys() {
     return kKeys;
 }
 
+int8_t topic_config_type(std::string_view name) {
+    constexpr int8_t kString = 2, kInt = 3, kLong = 5, kList = 7;  // Kafka's ConfigType
+    const KeyRule* rule = find_rule(name);
+    if (!rule)
+        return 0;
+    if (!rule->integer)
+        return name == "cleanup.policy" ? kList : kString;
+    return rule->max <= INT32_MAX ? kInt : kLong;
+}
+
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value) {
     const KeyRule* rule = find_rule(name);
     if (!rule)

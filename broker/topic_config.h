@@ -37,6 +37,9 @@ struct TopicConfigKey {
 // Every key a topic may set, in Kafka's alphabetical order.
 const std::vector<TopicConfigKey>& topic_config_keys();
 
+// Kafka's ConfigType of a topic key for DescribeConfigs v3+ (protocol::ConfigType numbers).
+int8_t topic_config_type(std::string_view name);
+
 // Why `value` is not acceptable for `name` (unknown keys included), or nullopt.
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value);
 
