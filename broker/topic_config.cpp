@@ -7,6 +7,7 @@
 
 #include "config/properties.h"
 #include "config/settings.h"
+#include "protocol/compression/compression.h"
 
 namespace skiff::broker {
 
@@ -20,16 +21,47 @@ struct KeyRule {
     int64_t max = std::numeric_limits<int64_t>::max();
     bool minus_one_is_unlimited = false;
     bool integer = true;
+    // String keys: why a value is refused (the "expected ..." clause), or nullopt.
+    std::optional<std::string> (*check)(std::string_view) = nullptr;
 };
+
+std::optional<std::string> check_cleanup_policy(std::string_view value) {
+    if (value == "delete")
+        return std::nullopt;
+    return "skiff supports only delete";
+}
+
+std::optional<std::string> check_compression_type(std::string_view value) {
+    std::optional<protocol::Compression> codec;
+    if (protocol::compression::parse_compression_type(value, codec))
+        return std::nullopt;
+    return "expected " + std::string(protocol::compression::kCompressionTypes);
+}
+
+// Kafka 3.x accepts any valid version and ignores it (batches are always v2); so does skiff.
+std::optional<std::string> check_message_format_version(std::string_view value) {
+    if (config::is_kafka_version(value))
+        return std::nullopt;
+    return "expected a Kafka version such as 0.10.0, 2.8 or 3.0-IV1";
+}
 
 // Ranges are Kafka's (LogConfig.java).
 const std::vector<KeyRule>& rules() {
     static const std::vector<KeyRule> kRules = {
-        {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false},
+        {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
+        {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
         {{"flush.messages", "log.flush.interval.messages"}, 1},
         {{"flush.ms", "log.flush.interval.ms"}, 0},
         {{"index.interval.bytes", "log.index.interval.bytes"}, 0, INT32_MAX},
         {{"max.message.bytes", "message.max.bytes"}, 0, INT32_MAX},
+        {{"message.format.version", "log.message.format.version",
+          "[DEPRECATED] Accepted and ignored, as by Kafka 3.x: batches are always stored as "
+          "record batch v2."},
+         0,
+         0,
+         false,
+         false,
+         check_message_format_version},
         {{"retention.bytes", "log.retention.bytes"}, -1, INT64_MAX, true},
         {{"retention.ms", "log.retention.ms"}, -1, INT64_MAX, true},
         {{"segment.bytes", "log.segment.bytes"}, 14, INT32_MAX},
@@ -70,14 +102,24 @@ const std::vector<TopicConfigKey>& topic_config_keys() {
     return kKeys;
 }
 
+int8_t topic_config_type(std::string_view name) {
+    constexpr int8_t kString = 2, kInt = 3, kLong = 5, kList = 7;  // Kafka's ConfigType
+    const KeyRule* rule = find_rule(name);
+    if (!rule)
+        return 0;
+    if (!rule->integer)
+        return name == "cleanup.policy" ? kList : kString;
+    return rule->max <= INT32_MAX ? kInt : kLong;
+}
+
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value) {
     const KeyRule* rule = find_rule(name);
     if (!rule)
         return "unknown or unsupported topic config " + std::string(name);
     if (!rule->integer) {
-        if (value != "delete")
-            return "invalid value '" + std::string(value) + "' for " + std::string(name) +
-                   ": skiff supports only delete";
+        if (auto why = rule->check(value))
+            return "invalid value '" + std::string(value) + "' for " + std::string(name) + ": " +
+                   *why;
         return std::nullopt;
     }
     auto v = parse_int(value);
@@ -94,7 +136,7 @@ storage::LogConfig apply_overrides(storage::LogConfig c, const TopicOverrides& o
     for (const auto& [name, value] : overrides) {
         auto v = parse_int(value);
         if (!v)
-            continue;  // cleanup.policy: nothing to apply
+            continue;  // string keys: read by the broker (compression.type) or ignored
         if (name == "segment.bytes")
             c.segment_bytes = static_cast<uint64_t>(*v);
         else if (name == "segment.ms")

@@ -29,10 +29,16 @@ using TopicOverrides = std::map<std::string, std::string>;
 struct TopicConfigKey {
     std::string_view name;         // topic-level name, e.g. segment.bytes
     std::string_view broker_name;  // the broker setting giving the default, e.g. log.segment.bytes
+    // Set for keys whose description differs from Kafka's (deprecated ones); for DescribeConfigs'
+    // documentation field.
+    std::string_view documentation{};
 };
 
 // Every key a topic may set, in Kafka's alphabetical order.
 const std::vector<TopicConfigKey>& topic_config_keys();
+
+// Kafka's ConfigType of a topic key for DescribeConfigs v3+ (protocol::ConfigType numbers).
+int8_t topic_config_type(std::string_view name);
 
 // Why `value` is not acceptable for `name` (unknown keys included), or nullopt.
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value);

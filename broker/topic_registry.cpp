@@ -235,6 +235,18 @@ std::optional<int64_t> TopicRegistry::max_message_bytes(const std::string& topic
     return v;
 }
 
+std::optional<std::string> TopicRegistry::compression_type(const std::string& topic) const {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return std::nullopt;
+    static const std::string kKey = "compression.type";  // looked up on every produce
+    auto found = it->second.overrides.find(kKey);
+    if (found == it->second.overrides.end())
+        return std::nullopt;
+    return found->second;  // a short string: no allocation
+}
+
 std::optional<std::string> TopicRegistry::invalid_topic_reason(std::string_view topic) {
     if (topic.empty())
         return "topic name is empty";

@@ -49,6 +49,11 @@ struct BrokerConfig {
     int64_t log_flush_start_offset_checkpoint_interval_ms = 60000;
     int32_t num_recovery_threads_per_data_dir = 4;
     int32_t message_max_bytes = 1048588;
+    // Default of the topic config compression.type: producer (store batches as sent),
+    // uncompressed, gzip, snappy, lz4 or zstd.
+    std::string compression_type = "producer";
+    // Accepted for compatibility and ignored: batches are always record batch v2.
+    std::string log_message_format_version = "3.0-IV1";
     int32_t socket_request_max_bytes = 104857600;
     // Kafka's default is -1 (unlimited). 256 MiB keeps a laptop or a small container safe from a
     // burst of large produce requests (each buffered in full before it is handled) while still

@@ -27,6 +27,19 @@ std::optional<std::string> check_cleanup_policy(std::string_view value) {
     return "expected delete (skiff does not compact logs)";
 }
 
+std::optional<std::string> check_compression_type(std::string_view value) {
+    for (std::string_view v : {"producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"})
+        if (value == v)
+            return std::nullopt;
+    return "expected producer, uncompressed, gzip, snappy, lz4 or zstd";
+}
+
+std::optional<std::string> check_message_format_version(std::string_view value) {
+    if (is_kafka_version(value))
+        return std::nullopt;
+    return "expected a Kafka version such as 0.10.0, 2.8 or 3.0-IV1";
+}
+
 using BC = BrokerConfig;
 
 std::vector<SettingDescriptor> make_table() {
@@ -126,6 +139,17 @@ std::vector<SettingDescriptor> make_table() {
          .default_value = "1048588",
          .doc = "Largest record batch the broker accepts.",
          .member = &BC::message_max_bytes, .min = 0},
+        {.key = "compression.type",
+         .default_value = "producer",
+         .doc = "Codec of the stored batches when a topic does not set compression.type: producer "
+                "keeps each batch as the producer compressed it; uncompressed, gzip, snappy, lz4 "
+                "or zstd recompresses batches sent in another codec.",
+         .member = &BC::compression_type, .check = check_compression_type},
+        {.key = "log.message.format.version",
+         .default_value = "3.0-IV1",
+         .doc = "Deprecated, accepted and ignored as by Kafka 3.x: batches are always stored as "
+                "record batch v2.",
+         .member = &BC::log_message_format_version, .check = check_message_format_version},
         {.key = "socket.request.max.bytes",
          .default_value = "104857600",
          .doc = "Largest request the broker reads from a socket.",
@@ -352,6 +376,43 @@ std::string render_setting(const SettingDescriptor& setting, const BrokerConfig&
             }
         },
         setting.member);
+}
+
+}  // namespace skiff::config
+
+namespace skiff::config {
+
+bool is_kafka_version(std::string_view text) {
+    if (auto iv = text.find("-IV"); iv != std::string_view::npos) {
+        std::string_view n = text.substr(iv + 3);
+        if (n.empty() || n.size() > 3 ||
+            n.find_first_not_of("0123456789") != std::string_view::npos)
+            return false;
+        text = text.substr(0, iv);
+    }
+    std::vector<int> parts;
+    while (!text.empty()) {
+        const size_t dot = text.find('.');
+        std::string_view part = text.substr(0, dot);
+        int v = 0;
+        auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || part.size() > 3 || ec != std::errc() ||
+            end != part.data() + part.size())
+            return false;
+        parts.push_back(v);
+        if (dot == std::string_view::npos)
+            break;
+        text = text.substr(dot + 1);
+        if (text.empty())
+            return false;  // trailing dot
+    }
+    // Kafka reads the first three parts of a 0.x version and the first two of any other, and
+    // ignores the rest: librdkafka's tests send 0.10.0.0.
+    if (parts.empty() || parts.size() < (parts[0] == 0 ? 3u : 2u) || parts.size() > 4)
+        return false;
+    if (parts[0] == 0)  // 0.8.0 .. 0.11.0
+        return parts[1] >= 8 && parts[1] <= 11;
+    return parts[0] <= 3;
 }
 
 }  // namespace skiff::config

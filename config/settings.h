@@ -73,6 +73,11 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
 // for settings whose doc string says it.
 std::string describe_allowed(const SettingDescriptor& setting);
 
+// A Kafka version as message.format.version takes it: 0.8.0 up to 3.x, numeric parts (at least
+// three for 0.x, two otherwise, at most four), an optional -IVn suffix ("0.10.0", "0.10.0.0",
+// "2.8", "3.0-IV1"). Loose on purpose: the value is ignored.
+bool is_kafka_version(std::string_view text);
+
 // The effective value in the canonical unit, in the syntax the parser accepts.
 std::string render_setting(const SettingDescriptor& setting, const BrokerConfig& config);
 

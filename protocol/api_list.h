@@ -32,7 +32,7 @@
     X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  4,  5) \
     X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  3,  4) \
     X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  4,  2) \
-    X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  2,  4) \
+    X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  3,  4) \
     X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  1,  2) \
     X(create_partitions,        37, CreatePartitions,        CreatePartitionsRequest,        CreatePartitionsResponse,        0,  1,  2) \
     X(delete_groups,            42, DeleteGroups,            DeleteGroupsRequest,            DeleteGroupsResponse,            0,  2,  2) \

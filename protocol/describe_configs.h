@@ -1,6 +1,7 @@
-// DescribeConfigs (key 32), versions 0-2 served (none flexible; v3 adds documentation/types).
+// DescribeConfigs (key 32), versions 0-3 served (none flexible).
 //   v0 has is_default per entry; v1 replaces it with config_source and adds include_synonyms and
-//   synonyms. Resource types and config sources are Kafka's numbers (below).
+//   synonyms. v3 adds include_documentation, and config_type and documentation per entry.
+//   Resource types, config sources and config types are Kafka's numbers (below).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,20 @@ enum class ConfigSource : int8_t {
     default_config = 5,
 };
 
+// DescribeConfigsResponse.ConfigType in Kafka (v3+).
+enum class ConfigType : int8_t {
+    unknown = 0,
+    boolean = 1,
+    string = 2,
+    int_type = 3,
+    short_type = 4,
+    long_type = 5,
+    double_type = 6,
+    list = 7,
+    class_type = 8,
+    password = 9,
+};
+
 struct DescribeConfigsResource {
     int8_t resource_type = 0;
     std::string resource_name;
@@ -46,11 +61,13 @@ struct DescribeConfigsRequest {
     static constexpr ApiKey api_key = ApiKey::describe_configs;
     std::vector<DescribeConfigsResource> resources;
     bool include_synonyms = false;
+    bool include_documentation = false;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
         v.field("resources", m.resources, since(0));
         v.field("include_synonyms", m.include_synonyms, since(1));
+        v.field("include_documentation", m.include_documentation, since(3));
     }
 };
 
@@ -75,6 +92,8 @@ struct DescribeConfigsResourceResult {
     int8_t config_source = -1;
     bool is_sensitive = false;
     std::vector<DescribeConfigsSynonym> synonyms;
+    int8_t config_type = 0;                    // ConfigType
+    std::optional<std::string> documentation;  // null unless asked for
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -85,6 +104,8 @@ struct DescribeConfigsResourceResult {
         v.field("config_source", m.config_source, since(1));
         v.field("is_sensitive", m.is_sensitive, since(0));
         v.field("synonyms", m.synonyms, since(1));
+        v.field("config_type", m.config_type, since(3));
+        v.field("documentation", m.documentation, since(3), nullable(since(0)));
     }
 };
 

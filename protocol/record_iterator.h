@@ -56,6 +56,13 @@ class RecordIterator {
     // `batch` may hold more bytes after the batch; only the first batch is walked.
     static Expected<RecordIterator, RecordError> open(std::span<const std::byte> batch);
 
+    // Walks records already taken out of their batch (a decompressed body): `records` holds
+    // exactly the records of the batch `h` describes, whatever its codec bits say. No CRC check
+    // (the caller checked the batch it came from).
+    static RecordIterator over_records(std::span<const std::byte> records, const BatchHeader& h) {
+        return RecordIterator(records, h, 0);
+    }
+
     const BatchHeader& header() const { return header_; }
 
     // The next record: a Record, nullopt after the last one, or an error. After an error the
@@ -63,10 +70,11 @@ class RecordIterator {
     Expected<std::optional<Record>, RecordError> next();
 
   private:
-    RecordIterator(std::span<const std::byte> batch, const BatchHeader& h)
-        : batch_(batch), header_(h), pos_(kBatchHeaderSize) {}
+    RecordIterator(std::span<const std::byte> batch, const BatchHeader& h,
+                   size_t start = kBatchHeaderSize)
+        : batch_(batch), header_(h), pos_(start) {}
 
-    std::span<const std::byte> batch_;  // exactly one batch
+    std::span<const std::byte> batch_;  // exactly one batch, or exactly its records
     BatchHeader header_;
     size_t pos_;
     int32_t read_ = 0;

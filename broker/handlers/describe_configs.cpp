@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
@@ -32,8 +34,37 @@ protocol::DescribeConfigsResourceResult entry(std::string name, std::string valu
 
 // A topic's value comes from its override, else from the broker setting of the same meaning
 // (static when the operator set it, else Kafka's default). Synonyms list them in that order.
+// Kafka's ConfigType of a broker setting, from the member it is stored in.
+int8_t setting_type(const config::SettingDescriptor& setting) {
+    using T = protocol::ConfigType;
+    T type = T::string;
+    std::visit(
+        [&](auto member) {
+            using M = decltype(member);
+            if constexpr (std::is_same_v<M, int32_t config::BrokerConfig::*>)
+                type = T::int_type;
+            else if constexpr (std::is_same_v<M, int64_t config::BrokerConfig::*>)
+                type = T::long_type;
+            else if constexpr (std::is_same_v<M, bool config::BrokerConfig::*>)
+                type = T::boolean;
+            else if constexpr (std::is_same_v<
+                                   M, std::vector<config::Listener> config::BrokerConfig::*>)
+                type = T::list;
+        },
+        setting.member);
+    return static_cast<int8_t>(type);
+}
+
+// The documentation of a topic key: its own (deprecated keys) or its broker setting's.
+std::string topic_documentation(const TopicConfigKey& key) {
+    if (!key.documentation.empty())
+        return std::string(key.documentation);
+    auto found = config::find_setting(key.broker_name);
+    return found ? std::string(found->setting->doc) : std::string();
+}
+
 void describe_topic(const Broker& broker, TopicRegistry& topics,
-                    const protocol::DescribeConfigsResource& r, bool synonyms,
+                    const protocol::DescribeConfigsResource& r, bool synonyms, bool documentation,
                     protocol::DescribeConfigsResult& out) {
     auto overrides = topics.overrides(r.resource_name);
     if (!overrides) {
@@ -60,13 +91,16 @@ void describe_topic(const Broker& broker, TopicRegistry& topics,
             e.synonyms.push_back(
                 {std::string(key.broker_name), fallback.value, static_cast<int8_t>(broker_source)});
         }
+        e.config_type = topic_config_type(key.name);
+        if (documentation)
+            e.documentation = topic_documentation(key);
         out.configs.push_back(std::move(e));
     }
 }
 
 // Broker settings are static (file, environment, --override): all read-only.
 void describe_broker(const Broker& broker, const protocol::DescribeConfigsResource& r,
-                     bool synonyms, protocol::DescribeConfigsResult& out) {
+                     bool synonyms, bool documentation, protocol::DescribeConfigsResult& out) {
     if (!r.resource_name.empty() && r.resource_name != std::to_string(broker.node_id())) {
         out.error_code = ErrorCode::invalid_request;
         out.error_message = "unknown broker " + r.resource_name;
@@ -83,6 +117,9 @@ void describe_broker(const Broker& broker, const protocol::DescribeConfigsResour
         auto e = entry(std::string(setting.key), value, source, true);
         if (synonyms)
             e.synonyms.push_back({std::string(setting.key), value, static_cast<int8_t>(source)});
+        e.config_type = setting_type(setting);
+        if (documentation)
+            e.documentation = std::string(setting.doc);
         out.configs.push_back(std::move(e));
     }
 }
@@ -98,9 +135,10 @@ asio::awaitable<protocol::DescribeConfigsResponse> handle_describe_configs(
         out.resource_type = r.resource_type;
         out.resource_name = r.resource_name;
         if (r.resource_type == protocol::kResourceTypeTopic) {
-            describe_topic(ctx.broker, ctx.broker.topics(), r, req.include_synonyms, out);
+            describe_topic(ctx.broker, ctx.broker.topics(), r, req.include_synonyms,
+                           req.include_documentation, out);
         } else if (r.resource_type == protocol::kResourceTypeBroker) {
-            describe_broker(ctx.broker, r, req.include_synonyms, out);
+            describe_broker(ctx.broker, r, req.include_synonyms, req.include_documentation, out);
         } else {
             out.error_code = ErrorCode::invalid_request;
             out.error_message = "unsupported resource type " + std::to_string(r.resource_type);

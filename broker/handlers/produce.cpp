@@ -1,9 +1,12 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "protocol/compression/batch_recompress.h"
 #include "protocol/record_batch.h"
 
 namespace skiff::broker {
@@ -50,26 +53,80 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     // The topic's max.message.bytes overrides the broker's message.max.bytes.
     const int64_t max_bytes =
         broker.topics().max_message_bytes(topic).value_or(broker.config().message_max_bytes);
-    for (const auto& s : summaries) {
-        if (static_cast<int64_t>(s.size_bytes) > max_bytes)
-            return fail(ErrorCode::message_too_large,
-                        "record batch of " + std::to_string(s.size_bytes) +
-                            " bytes exceeds max.message.bytes " + std::to_string(max_bytes));
-        if (s.transactional || s.control)
-            return fail(ErrorCode::transactional_id_authorization_failed,
-                        "transactions are not supported by skiff");
-        // Only ids InitProducerId handed out: an invented one could be the id a later producer
-        // gets, whose batches would then be checked against this client's sequences.
-        if (s.producer_id >= 0 && !broker.producer_ids().issued(s.producer_id))
-            return fail(
-                ErrorCode::unknown_producer_id,
-                "producer id " + std::to_string(s.producer_id) + " was not issued by this broker");
-    }
 
+    auto check_summaries = [&]() -> std::optional<AppendOutcome> {
+        for (const auto& s : summaries) {
+            if (static_cast<int64_t>(s.size_bytes) > max_bytes)
+                return fail(ErrorCode::message_too_large,
+                            "record batch of " + std::to_string(s.size_bytes) +
+                                " bytes exceeds max.message.bytes " + std::to_string(max_bytes));
+            if (s.transactional || s.control)
+                return fail(ErrorCode::transactional_id_authorization_failed,
+                            "transactions are not supported by skiff");
+            // Only ids InitProducerId handed out: an invented one could be the id a later producer
+            // gets, whose batches would then be checked against this client's sequences.
+            if (s.producer_id >= 0 && !broker.producer_ids().issued(s.producer_id))
+                return fail(ErrorCode::unknown_producer_id, "producer id " +
+                                                                std::to_string(s.producer_id) +
+                                                                " was not issued by this broker");
+        }
+        return std::nullopt;
+    };
+    if (auto refused = check_summaries(); refused)
+        return *refused;
+
+    // compression.type other than producer: batches in another codec are rebuilt in the topic's
+    // codec, so the size limit and the producer-state checks (storage's too) see the batch that
+    // is stored.
+    std::span<const std::byte> stored = *records;
+    std::optional<protocol::Compression> target;
+    const auto topic_codec = broker.topics().compression_type(topic);
+    protocol::compression::parse_compression_type(
+        topic_codec ? *topic_codec : broker.config().compression_type, target);
+    if (target && std::any_of(summaries.begin(), summaries.end(), [&](const auto& s) {
+            return s.compression != *target && !s.control;
+        })) {
+        // Reused by every produce on this I/O thread, like `summaries`.
+        thread_local std::vector<std::byte> plain;
+        thread_local std::vector<std::byte> rebuilt;
+        // Decompression-bomb guard: a batch may decompress to at most 64 times the largest batch
+        // the topic accepts (at least 64 MiB, at most 1 GiB). Real batches are far below: a
+        // producer's batch.size bounds the records before compression (1 MB in librdkafka,
+        // 16 KiB in the Java client) and compression rarely gains more than 10x on real data.
+        const size_t max_plain = static_cast<size_t>(
+            std::clamp<int64_t>(max_bytes * 64, int64_t{64} << 20, int64_t{1} << 30));
+        auto r =
+            protocol::compression::recompress_batches(*records, *target, max_plain, plain, rebuilt);
+        if (!r) {
+            LogThrottle::global().log(spdlog::level::warn, "produce:bad-compressed-batch",
+                                      "refused produce to {}-{} from {}: {}", topic, partition,
+                                      ctx.peer, r.error().message);
+            switch (r.error().code) {
+                case protocol::compression::RebuildErrc::corrupt:
+                    return fail(ErrorCode::corrupt_message, r.error().message);
+                case protocol::compression::RebuildErrc::too_large:
+                    return fail(ErrorCode::record_list_too_large, r.error().message);
+                case protocol::compression::RebuildErrc::failed:
+                    break;
+            }
+            return fail(ErrorCode::unknown_server_error, r.error().message);
+        }
+        stored = rebuilt;
+        if (auto valid = protocol::validate_batches(stored, summaries); !valid)  // cannot fail
+            return fail(ErrorCode::unknown_server_error,
+                        "rebuilt batch is invalid: " + valid.error().message);
+        // One unusually large batch must not pin its decompressed size to this thread for good.
+        if (plain.capacity() > (size_t{16} << 20))
+            std::vector<std::byte>().swap(plain);
+        // Checked as sent above and once more as rebuilt: like Kafka, a batch over the limit
+        // before or after recompression is refused.
+        if (auto refused = check_summaries(); refused)
+            return *refused;
+    }
     auto* log = broker.logs().get({topic, partition});
     if (!log)
         return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
-    auto appended = log->append(*records, summaries);
+    auto appended = log->append(stored, summaries);
     if (!appended) {
         if (appended.error().code == storage::StorageErrc::out_of_order_sequence ||
             appended.error().code == storage::StorageErrc::invalid_producer_epoch ||

@@ -2,6 +2,7 @@
 //
 //   bench_client produce --bootstrap H:P --topic T --size BYTES --acks 1|all
 //                        --max-bytes N --seconds S [--partitions P] [--broker-pid PID]
+//                        [--compression none|gzip|snappy|lz4|zstd] [--values repeated|text]
 //   bench_client consume --bootstrap H:P --topic T --pass-bytes N --max-bytes N --seconds S
 //                        [--broker-pid PID]
 //   bench_client latency --bootstrap H:P --topic T --size BYTES --count N --seconds S
@@ -132,6 +133,8 @@ rd_kafka_t* make_producer(const Args& args, Delivery& delivery, const std::strin
                           bool one_in_flight) {
     rd_kafka_conf_t* conf = make_conf(args);
     set_conf(conf, "acks", acks);
+    // --compression CODEC: the producer's compression.codec (librdkafka's default: none).
+    set_conf(conf, "compression.codec", args.get("compression", "none"));
     if (one_in_flight) {
         set_conf(conf, "linger.ms", "0");
         set_conf(conf, "max.in.flight.requests.per.connection", "1");
@@ -153,13 +156,53 @@ std::vector<char> make_value(int64_t size) {
     return v;
 }
 
+// --values text: each message a different slice of a pool of random words (log-line-like data
+// that lz4 compresses about 2x and zstd about 3x), instead of the one repeated value that
+// compresses about 100x within a batch. Only for produce.
+struct TextValues {
+    std::vector<char> pool;
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    explicit TextValues(size_t size) {
+        static const char* const kWords[] = {
+            "user",  "login", "GET",     "POST",   "200",   "404",   "order",   "id",
+            "time",  "ms",    "error",   "warn",   "info",  "debug", "cart",    "item",
+            "price", "eur",   "usd",     "paid",   "ship",  "queue", "retry",   "ok",
+            "fail",  "node",  "shard",   "region", "west",  "east",  "token",   "session",
+            "path",  "/api",  "/v1",     "/users", "/cart", "agent", "mozilla", "curl",
+            "ip",    "10.0",  "latency", "bytes",  "gzip",  "json",  "key",     "value"};
+        pool.reserve(size + 64);
+        while (pool.size() < size) {
+            const char* w = kWords[next() % (sizeof kWords / sizeof kWords[0])];
+            pool.insert(pool.end(), w, w + std::strlen(w));
+            pool.push_back(next() % 8 == 0 ? '\n' : ' ');
+            if (next() % 4 == 0) {  // a number, as logs have
+                std::string n = std::to_string(next() % 100000);
+                pool.insert(pool.end(), n.begin(), n.end());
+                pool.push_back(' ');
+            }
+        }
+    }
+    uint64_t next() {  // xorshift64
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    }
+    void fill(std::vector<char>& value) {
+        const size_t at = next() % (pool.size() - value.size());
+        std::memcpy(value.data(), pool.data() + at, value.size());
+    }
+};
+
+// copy: librdkafka copies the value (needed when the caller rewrites it before delivery);
+// otherwise it points into `value`, which must stay unchanged.
 void produce_one(rd_kafka_t* rk, const std::string& topic, std::vector<char>& value,
-                 int32_t partition = 0, void* opaque = nullptr) {
+                 int32_t partition = 0, void* opaque = nullptr, bool copy = false) {
     for (;;) {
-        rd_kafka_resp_err_t e =
-            rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(partition),
-                              RD_KAFKA_V_VALUE(value.data(), value.size()),
-                              RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END);
+        rd_kafka_resp_err_t e = rd_kafka_producev(
+            rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(partition),
+            RD_KAFKA_V_VALUE(value.data(), value.size()), RD_KAFKA_V_OPAQUE(opaque),
+            RD_KAFKA_V_MSGFLAGS(copy ? RD_KAFKA_MSG_F_COPY : 0), RD_KAFKA_V_END);
         if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
             return;
         if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL)
@@ -198,6 +241,9 @@ int run_produce(const Args& args) {
     rd_kafka_t* rk = make_producer(args, delivery, acks == "all" ? "-1" : acks, false);
     auto value = make_value(size);
     warm_up(rk, topic, value, delivery, partitions);
+    std::unique_ptr<TextValues> text;
+    if (args.get("values", "repeated") == "text")
+        text = std::make_unique<TextValues>(static_cast<size_t>(size) + (64 << 20));
 
     const double cpu0 = process_cpu_seconds(pid);
     const auto start = Clock::now();
@@ -205,7 +251,9 @@ int run_produce(const Args& args) {
     int64_t sent = 0;
     int32_t partition = 0;
     while (sent * size < max_bytes) {
-        produce_one(rk, topic, value, partition);
+        if (text)
+            text->fill(value);
+        produce_one(rk, topic, value, partition, nullptr, text != nullptr);
         if (++partition == partitions)
             partition = 0;
         ++sent;

@@ -10,7 +10,8 @@ OUT/throughput.png (gnuplot), and prints the table on stdout. When tests/bench/a
 exists, it is appended to the page unchanged (the hand-written profile and explanations), and
 so are tests/bench/restart-results.md (the figures of restart.sh) and
 tests/bench/reliability-results.md (connection memory and the kill -9 soak) and
-tests/bench/scaling-results.md (the figures of sweep.sh).
+tests/bench/scaling-results.md (the figures of sweep.sh) and tests/bench/compression-results.md
+(the figures of compression.sh).
 """
 
 import argparse
@@ -276,7 +277,7 @@ def main():
         page += ["![throughput against value size](throughput.png)", ""]
     # Hand-written parts: the analysis of this run, then the restart figures of restart.sh.
     for name in ("analysis.md", "restart-results.md", "reliability-results.md",
-                 "scaling-results.md"):
+                 "scaling-results.md", "compression-results.md"):
         part = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
         if os.path.exists(part):
             page += [open(part).read().rstrip(), ""]

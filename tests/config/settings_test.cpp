@@ -26,7 +26,7 @@ TEST(SettingsTable, DefaultsMatchBrokerConfig) {
 
 TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
     // Two rows storing into one member would make one of them dead; a member without a row could
-    // not be configured. BrokerConfig has 29 settings: update this count together with it.
+    // not be configured. BrokerConfig has 31 settings: update this count together with it.
     std::vector<SettingMember> members;
     for (const auto& setting : settings()) {
         if (std::holds_alternative<std::monostate>(setting.member)) {
@@ -37,7 +37,7 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
         }
         members.push_back(setting.member);
     }
-    EXPECT_EQ(members.size(), 29u);
+    EXPECT_EQ(members.size(), 31u);
 }
 
 TEST(SettingsTable, KeysAndSpellingsAreUniqueAndDocumented) {
@@ -89,6 +89,31 @@ TEST(SettingsTable, ScaledSpellingsCheckTheirOwnUnit) {
     EXPECT_EQ(result.error(), "expected -1 (unlimited) or an integer between 0 and 2562047788015");
     ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, "-1", config).has_value());
     EXPECT_EQ(config.log_retention_ms, -1);
+}
+
+TEST(SettingsTable, CompressionTypeTakesKafkasValues) {
+    const auto lookup = *find_setting("compression.type");
+    BrokerConfig config;
+    for (const char* v : {"producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"}) {
+        ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, v, config).has_value()) << v;
+        EXPECT_EQ(config.compression_type, v);
+    }
+    for (const char* v : {"none", "LZ4", "brotli", ""})
+        EXPECT_FALSE(apply_setting(*lookup.setting, lookup.spelling, v, config).has_value()) << v;
+}
+
+TEST(SettingsTable, MessageFormatVersionIsAnyKafkaVersion) {
+    for (const char* v : {"0.8.0", "0.10.0", "0.10.2-IV0", "0.11.0", "1.0", "2.8", "2.8-IV1",
+                          "3.0-IV1", "3.7", "2.1.0", "0.10.0.0"})
+        EXPECT_TRUE(is_kafka_version(v)) << v;
+    for (const char* v : {"", "banana", "0.10", "0.7.0", "4.0", "7.1", "2.", ".2", "2.8-IV",
+                          "2.8-iv1", "1.2.3.4.5", "3.0-IVx", "-IV1"})
+        EXPECT_FALSE(is_kafka_version(v)) << v;
+    const auto lookup = *find_setting("log.message.format.version");
+    BrokerConfig config;
+    ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, "2.8", config).has_value());
+    EXPECT_EQ(config.log_message_format_version, "2.8");
+    EXPECT_FALSE(apply_setting(*lookup.setting, lookup.spelling, "x", config).has_value());
 }
 
 TEST(SettingsReference, MarkdownHasARowPerSetting) {

@@ -5,7 +5,8 @@
 Checks: create_topics with 3 partitions and segment.bytes, the topic in list_topics and in
 describe_configs (sources: topic override, static broker config, default), segments rolling at
 the topic's size, alter_configs, create_partitions, delete_topics removing the directories, the
-broker resource in describe_configs, and the error codes librdkafka reports for a duplicate, a
+broker resource in describe_configs, compression.type and message.format.version through create,
+alter and describe (IncrementalAlterConfigs: tests/broker/handlers), and the error codes librdkafka reports for a duplicate, a
 bad name, an unknown config and a bad replication factor.
 """
 
@@ -114,6 +115,39 @@ class ConfluentAdminTest(unittest.TestCase):
         fs = admin.delete_topics(["events"])
         self.expect_error(fs["events"], KafkaError.UNKNOWN_TOPIC_OR_PART)
 
+    def test_compression_and_message_format_configs(self):
+        admin = self.admin()
+        config = {"compression.type": "lz4", "message.format.version": "0.10.0"}
+        admin.create_topics([NewTopic("t-configs", 1, 1, config=config)])["t-configs"].result(
+            timeout=TIMEOUT_S)
+        configs = self.describe(admin, "topic", "t-configs")
+        self.assertEqual(configs["compression.type"].value, "lz4")
+        self.assertEqual(configs["compression.type"].source,
+                         ConfigSource.DYNAMIC_TOPIC_CONFIG.value)
+        self.assertEqual(configs["message.format.version"].value, "0.10.0")
+
+        (f,) = admin.alter_configs([ConfigResource(
+            "topic", "t-configs", set_config={"compression.type": "snappy",
+                                              "message.format.version": "2.8"})]).values()
+        f.result(timeout=TIMEOUT_S)
+        configs = self.describe(admin, "topic", "t-configs")
+        self.assertEqual(configs["compression.type"].value, "snappy")
+        self.assertEqual(configs["message.format.version"].value, "2.8")
+
+        for key, value in [("compression.type", "brotli"), ("compression.type", "none"),
+                           ("message.format.version", "banana"),
+                           ("message.format.version", "7.1")]:
+            (f,) = admin.alter_configs([ConfigResource(
+                "topic", "t-configs", set_config={key: value})]).values()
+            with self.assertRaises(KafkaException, msg="%s=%s" % (key, value)):
+                f.result(timeout=TIMEOUT_S)
+        self.assertEqual(self.describe(admin, "topic", "t-configs")["compression.type"].value,
+                         "snappy")
+
+        b = self.describe(admin, "broker", "1")
+        self.assertEqual(b["compression.type"].value, "producer")
+        self.assertIn("log.message.format.version", b)
+
     def test_errors(self):
         admin = self.admin()
         admin.create_topics([NewTopic("twice", 1, 1)])["twice"].result(timeout=TIMEOUT_S)
@@ -121,6 +155,7 @@ class ConfluentAdminTest(unittest.TestCase):
                           KafkaError.TOPIC_ALREADY_EXISTS)
         self.expect_error(admin.create_topics([NewTopic("no/slash", 1, 1)])["no/slash"],
                           KafkaError.TOPIC_EXCEPTION)
+        # Not a version Kafka knows: 0.x versions have three parts (0.10.0).
         err = self.expect_error(
             admin.create_topics([NewTopic("cfg", 1, 1, config={"message.format.version": "0.10"})])["cfg"],
             KafkaError.INVALID_CONFIG)

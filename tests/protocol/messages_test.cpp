@@ -482,11 +482,13 @@ TEST(RoundTrip, DescribeConfigsRequestAndResponse) {
     m.resources.push_back({kResourceTypeTopic, "orders", std::vector<std::string>{"segment.ms"}});
     m.resources.push_back({kResourceTypeBroker, "1", std::nullopt});
     m.include_synonyms = true;
+    m.include_documentation = true;
     for_each_version(ApiKey::describe_configs, [&](int16_t v) {
         round_trip(m, v, [&](const DescribeConfigsRequest& d) {
             EXPECT_EQ(d.resources.at(0).configuration_keys->at(0), "segment.ms");
             EXPECT_FALSE(d.resources.at(1).configuration_keys.has_value());
             EXPECT_EQ(d.include_synonyms, v >= 1);
+            EXPECT_EQ(d.include_documentation, v >= 3);
         });
     });
     DescribeConfigsResponse r;
@@ -499,6 +501,8 @@ TEST(RoundTrip, DescribeConfigsRequestAndResponse) {
     e.is_default = true;
     e.config_source = static_cast<int8_t>(ConfigSource::dynamic_topic_config);
     e.synonyms.push_back({"log.segment.bytes", "1073741824", 5});
+    e.config_type = static_cast<int8_t>(ConfigType::int_type);
+    e.documentation = "Size at which a segment file is closed.";
     res.configs.push_back(e);
     r.results.push_back(res);
     for_each_version(ApiKey::describe_configs, [&](int16_t v) {
@@ -508,6 +512,8 @@ TEST(RoundTrip, DescribeConfigsRequestAndResponse) {
             EXPECT_EQ(c.is_default, v == 0);
             EXPECT_EQ(c.config_source, v >= 1 ? 1 : -1);
             EXPECT_EQ(c.synonyms.size(), v >= 1 ? 1u : 0u);
+            EXPECT_EQ(c.config_type, v >= 3 ? 3 : 0);
+            EXPECT_EQ(c.documentation.has_value(), v >= 3);
         });
     });
 }

@@ -14,7 +14,7 @@ using protocol::DescribeConfigsRequest;
 using protocol::DescribeConfigsResourceResult;
 using protocol::DescribeConfigsResult;
 
-constexpr int16_t kLatest = 2;
+constexpr int16_t kLatest = 3;
 
 class DescribeConfigsTest : public HandlerTest {
   protected:
@@ -140,6 +140,41 @@ TEST_F(DescribeConfigsTest, EverySupportedVersion) {
         ASSERT_EQ(r.configs.size(), 1u) << "v" << v;
         EXPECT_EQ(r.configs[0].value, "1000") << "v" << v;
     }
+}
+
+TEST_F(DescribeConfigsTest, DocumentationAndTypesFromV3) {
+    create_topic("t", 1, {{"message.format.version", "0.10.0"}, {"compression.type", "zstd"}});
+    DescribeConfigsRequest req;
+    req.resources.push_back({protocol::kResourceTypeTopic, "t", std::nullopt});
+    req.include_documentation = true;
+    auto r = run(handle_describe_configs, req, 3).results.at(0);
+    const auto* format = find(r, "message.format.version");
+    ASSERT_NE(format, nullptr);
+    EXPECT_EQ(format->value, "0.10.0");
+    ASSERT_TRUE(format->documentation.has_value());
+    EXPECT_NE(format->documentation->find("DEPRECATED"), std::string::npos);
+    EXPECT_EQ(format->config_type, static_cast<int8_t>(protocol::ConfigType::string));
+    const auto* codec = find(r, "compression.type");
+    ASSERT_NE(codec, nullptr);
+    ASSERT_TRUE(codec->documentation.has_value());
+    EXPECT_NE(codec->documentation->find("producer"), std::string::npos);
+    EXPECT_EQ(find(r, "segment.bytes")->config_type,
+              static_cast<int8_t>(protocol::ConfigType::int_type));
+    EXPECT_EQ(find(r, "retention.ms")->config_type,
+              static_cast<int8_t>(protocol::ConfigType::long_type));
+
+    req.resources[0] = {protocol::kResourceTypeBroker, "1", std::nullopt};
+    auto b = run(handle_describe_configs, req, 3).results.at(0);
+    const auto* broker_format = find(b, "log.message.format.version");
+    ASSERT_NE(broker_format, nullptr);
+    EXPECT_NE(broker_format->documentation->find("Deprecated"), std::string::npos);
+    EXPECT_EQ(find(b, "auto.create.topics.enable")->config_type,
+              static_cast<int8_t>(protocol::ConfigType::boolean));
+
+    // Not asked for: no documentation.
+    req.include_documentation = false;
+    auto plain = run(handle_describe_configs, req, 3).results.at(0);
+    EXPECT_FALSE(find(plain, "log.message.format.version")->documentation.has_value());
 }
 
 }  // namespace

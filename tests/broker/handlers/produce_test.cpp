@@ -1,10 +1,19 @@
 // Produce: offsets assigned, acks, the per-partition refusals (unknown partition, corrupt or
 // oversized batch, several batches at v3+, the internal topic, producer ids never issued,
-// transactional batches) and idempotent duplicates. A refused batch stores nothing.
+// transactional batches) and idempotent duplicates. A refused batch stores nothing. Topics with
+// a compression.type other than producer: batches rebuilt in the topic's codec, corrupt
+// compressed input refused, size and idempotence checks on the rebuilt batch.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
 #include "handler_fixture.h"
+#include "protocol/compression/batch_recompress.h"
+#include "protocol/crc32c.h"
 #include "protocol/produce.h"
+#include "protocol/wire.h"
 
 namespace skiff::broker::test {
 namespace {
@@ -318,6 +327,163 @@ TEST_F(ProduceTest, EveryVersionDecodesAndIsAnswered) {
         EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(r.base_offset, expected++) << "v" << v;
     }
+}
+
+}  // namespace
+}  // namespace skiff::broker::test
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::Compression;
+
+// `plain` (an uncompressed batch) with its records compressed by `codec`.
+std::vector<std::byte> in_codec(const std::vector<std::byte>& plain, Compression codec) {
+    std::vector<std::byte> scratch;
+    std::vector<std::byte> out;
+    auto r = protocol::compression::recompress_batch(plain, codec, 1 << 30, scratch, out);
+    if (!r)
+        throw std::runtime_error(r.error().message);
+    return out;
+}
+
+class CompressionTypeTest : public ProduceTest {
+  protected:
+    // The bytes of partition 0's first segment.
+    std::vector<std::byte> segment(const std::string& topic) {
+        std::ifstream in(
+            std::filesystem::path(config.log_dir) / (topic + "-0") / "00000000000000000000.log",
+            std::ios::binary);
+        std::vector<char> chars((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+        std::vector<std::byte> out(chars.size());
+        std::memcpy(out.data(), chars.data(), chars.size());
+        return out;
+    }
+    // Every batch of the segment, checked (CRC), with its records decompressed.
+    std::vector<std::pair<protocol::BatchHeader, std::vector<std::byte>>> stored(
+        const std::string& topic) {
+        std::vector<std::pair<protocol::BatchHeader, std::vector<std::byte>>> out;
+        const auto bytes = segment(topic);
+        std::span<const std::byte> rest(bytes);
+        while (!rest.empty()) {
+            auto h = protocol::check_batch(rest);
+            EXPECT_TRUE(h) << h.error().message;
+            if (!h)
+                break;
+            std::vector<std::byte> plain;
+            std::vector<std::byte> rebuilt;
+            EXPECT_TRUE(protocol::compression::recompress_batch(rest, Compression::none, 1 << 30,
+                                                                plain, rebuilt));
+            out.emplace_back(*h, rebuilt);
+            rest = rest.subspan(h->size_bytes());
+        }
+        return out;
+    }
+};
+
+TEST_F(CompressionTypeTest, BatchesInAnotherCodecAreStoredInTheTopics) {
+    create_topic("z", 1, {{"compression.type", "zstd"}});
+    const auto plain = make_batch(5);
+    for (Compression sent : {Compression::lz4, Compression::gzip, Compression::snappy,
+                             Compression::none, Compression::zstd})
+        ASSERT_EQ(produce("z", 0, in_codec(plain, sent)).error_code, ErrorCode::none);
+    auto batches = stored("z");
+    ASSERT_EQ(batches.size(), 5u);
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const auto& [h, records] = batches[i];
+        EXPECT_EQ(h.compression(), Compression::zstd);
+        EXPECT_EQ(h.base_offset, static_cast<int64_t>(5 * i));
+        // Same records as sent: the uncompressed form differs only in BaseOffset (and CRC-free
+        // fields), so compare from the CRC-covered part on.
+        EXPECT_TRUE(std::equal(records.begin() + protocol::kBatchAttributesOffset, records.end(),
+                               plain.begin() + protocol::kBatchAttributesOffset, plain.end()));
+    }
+}
+
+TEST_F(CompressionTypeTest, UncompressedAndProducer) {
+    create_topic("u", 1, {{"compression.type", "uncompressed"}});
+    create_topic("p");
+    const auto sent = in_codec(make_batch(3), Compression::snappy);
+    ASSERT_EQ(produce("u", 0, sent).error_code, ErrorCode::none);
+    ASSERT_EQ(produce("p", 0, sent).error_code, ErrorCode::none);
+    EXPECT_EQ(stored("u").at(0).first.compression(), Compression::none);
+    EXPECT_EQ(stored("p").at(0).first.compression(), Compression::snappy);
+    auto p = segment("p");
+    // As sent, from Magic on (BaseOffset and PartitionLeaderEpoch are the broker's).
+    EXPECT_TRUE(std::equal(p.begin() + 16, p.end(), sent.begin() + 16, sent.end()));
+}
+
+TEST_F(CompressionTypeTest, BrokerSettingIsTheDefault) {
+    config.compression_type = "gzip";
+    create_topic("d");
+    create_topic("own", 1, {{"compression.type", "producer"}});
+    const auto sent = in_codec(make_batch(3), Compression::lz4);
+    ASSERT_EQ(produce("d", 0, sent).error_code, ErrorCode::none);
+    ASSERT_EQ(produce("own", 0, sent).error_code, ErrorCode::none);
+    EXPECT_EQ(stored("d").at(0).first.compression(), Compression::gzip);
+    EXPECT_EQ(stored("own").at(0).first.compression(), Compression::lz4);
+}
+
+TEST_F(CompressionTypeTest, CorruptCompressedBatchIsCorruptMessageWithNothingStored) {
+    create_topic("z", 1, {{"compression.type", "zstd"}});
+    ASSERT_EQ(produce("z", 0, make_batch(2)).error_code, ErrorCode::none);
+    // Records replaced by bytes that are no lz4 frame, CRC recomputed: a valid batch header.
+    auto bad = make_batch(2);
+    bad.resize(protocol::kBatchHeaderSize);
+    const std::string junk = "this is not an lz4 frame at all";
+    for (char c : junk)
+        bad.push_back(static_cast<std::byte>(c));
+    protocol::wire::store_be<int32_t>(bad.data() + 8, static_cast<int32_t>(bad.size() - 12));
+    bad[22] = static_cast<std::byte>(Compression::lz4);
+    protocol::wire::store_be<uint32_t>(bad.data() + protocol::kBatchCrcOffset,
+                                       protocol::crc32c(std::span<const std::byte>(bad).subspan(
+                                           protocol::kBatchAttributesOffset)));
+    ASSERT_TRUE(protocol::check_batch(bad));
+    EXPECT_EQ(produce("z", 0, bad).error_code, ErrorCode::corrupt_message);
+    EXPECT_EQ(high_watermark("z"), 2);
+    // A topic storing as sent does not look inside: the same batch is accepted there.
+    create_topic("p");
+    EXPECT_EQ(produce("p", 0, bad).error_code, ErrorCode::none);
+}
+
+TEST_F(CompressionTypeTest, RebuiltBatchOverMaxMessageBytesIsMessageTooLarge) {
+    protocol::RecordSpec big;
+    big.value = std::string(200000, 'x');
+    const auto plain = protocol::build_record_batch({}, {big});
+    const auto sent = in_codec(plain, Compression::zstd);
+    ASSERT_LT(sent.size(), 10000u);
+    create_topic("u", 1, {{"compression.type", "uncompressed"}, {"max.message.bytes", "10000"}});
+    EXPECT_EQ(produce("u", 0, sent).error_code, ErrorCode::message_too_large);
+    EXPECT_EQ(high_watermark("u"), 0);
+    // Stored as sent on a topic in the producer's codec: the batch itself is small enough.
+    create_topic("z", 1, {{"compression.type", "zstd"}, {"max.message.bytes", "10000"}});
+    EXPECT_EQ(produce("z", 0, sent).error_code, ErrorCode::none);
+}
+
+TEST_F(CompressionTypeTest, IdempotenceChecksSeeTheRebuiltBatch) {
+    create_topic("z", 1, {{"compression.type", "zstd"}});
+    protocol::BatchSpec spec;
+    spec.producer_id = new_producer_id();
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    const auto batch = in_codec(make_batch(3, spec), Compression::lz4);
+    auto first = produce("z", 0, batch);
+    ASSERT_EQ(first.error_code, ErrorCode::none);
+    auto retry = produce("z", 0, batch);
+    EXPECT_EQ(retry.error_code, ErrorCode::none);
+    EXPECT_EQ(retry.base_offset, first.base_offset);
+    EXPECT_EQ(high_watermark("z"), 3);  // stored once
+    spec.base_sequence = 7;             // a gap
+    EXPECT_EQ(produce("z", 0, in_codec(make_batch(1, spec), Compression::gzip)).error_code,
+              ErrorCode::out_of_order_sequence_number);
+    spec.base_sequence = 3;
+    EXPECT_EQ(produce("z", 0, in_codec(make_batch(1, spec), Compression::gzip)).base_offset, 3);
+    const auto batches = stored("z");
+    ASSERT_EQ(batches.size(), 2u);
+    EXPECT_EQ(batches[1].first.producer_id, spec.producer_id);
+    EXPECT_EQ(batches[1].first.base_sequence, 3);
+    EXPECT_EQ(batches[1].first.compression(), Compression::zstd);
 }
 
 }  // namespace
