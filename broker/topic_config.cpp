@@ -50,6 +50,9 @@ const std::vector<KeyRule>& rules() {
     static const std::vector<KeyRule> kRules = {
         {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
         {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
+        // No effect while skiff only deletes (as in Kafka with cleanup.policy=delete); accepted
+        // because tools create topics with it (librdkafka's 0081_admin does).
+        {{"delete.retention.ms", "log.cleaner.delete.retention.ms"}, 0},
         {{"flush.messages", "log.flush.interval.messages"}, 1},
         {{"flush.ms", "log.flush.interval.ms"}, 0},
         {{"index.interval.bytes", "log.index.interval.bytes"}, 0, INT32_MAX},

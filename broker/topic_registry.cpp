@@ -199,13 +199,14 @@ TopicRegistry::CreateResult TopicRegistry::set_overrides(const std::string& topi
     if (is_internal(topic))
         return {ErrorCode::invalid_request, 0,
                 "internal topic " + topic + " is managed by the broker"};
-    for (const auto& [name, value] : overrides)
-        if (auto reason = invalid_topic_config(name, value))
-            return {ErrorCode::invalid_config, 0, *reason};
     std::lock_guard lock(mutex_);
+    // Kafka looks for the topic before it validates the configs (0081_admin relies on it).
     auto it = topics_.find(topic);
     if (it == topics_.end())
         return {ErrorCode::unknown_topic_or_partition, 0, "topic '" + topic + "' does not exist"};
+    for (const auto& [name, value] : overrides)
+        if (auto reason = invalid_topic_config(name, value))
+            return {ErrorCode::invalid_config, 0, *reason};
     if (validate_only)
         return {ErrorCode::none, it->second.partition_count, {}};
     if (overrides.empty()) {

@@ -54,6 +54,8 @@ struct BrokerConfig {
     std::string compression_type = "producer";
     // Accepted for compatibility and ignored: batches are always record batch v2.
     std::string log_message_format_version = "3.0-IV1";
+    // Compaction only (tombstone lifetime); skiff does not compact yet, so nothing reads it.
+    int64_t log_cleaner_delete_retention_ms = 86400000;
     int32_t socket_request_max_bytes = 104857600;
     // Kafka's default is -1 (unlimited). 256 MiB keeps a laptop or a small container safe from a
     // burst of large produce requests (each buffered in full before it is handled) while still

@@ -150,6 +150,13 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Deprecated, accepted and ignored as by Kafka 3.x: batches are always stored as "
                 "record batch v2.",
          .member = &BC::log_message_format_version, .check = check_message_format_version},
+        {.key = "log.cleaner.delete.retention.ms",
+         .default_value = "86400000",
+         .default_description = "86400000 (1 day)",
+         .doc = "How long tombstones stay in a compacted topic; the default of the topic config "
+                "delete.retention.ms. Accepted for compatibility: skiff does not compact yet, so "
+                "it has no effect (as in Kafka for topics with cleanup.policy=delete).",
+         .member = &BC::log_cleaner_delete_retention_ms, .min = 0},
         {.key = "socket.request.max.bytes",
          .default_value = "104857600",
          .doc = "Largest request the broker reads from a socket.",

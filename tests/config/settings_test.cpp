@@ -37,7 +37,7 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
         }
         members.push_back(setting.member);
     }
-    EXPECT_EQ(members.size(), 31u);
+    EXPECT_EQ(members.size(), 32u);
 }
 
 TEST(SettingsTable, KeysAndSpellingsAreUniqueAndDocumented) {

@@ -28,8 +28,9 @@
 # the revoke (the test polls only the other consumer) and the second waits in JoinGroup.
 # Tests listed in tests/conformance/skip.txt are skipped.
 # When a test times out, the runner kills itself (SIGKILL); this script then starts it again on
-# the tests not finished. Tests in expected-failures.txt run and must fail. Exits 1 if a test on
-# neither list failed or did not finish, or a listed one passed; 2 on a setup problem.
+# the tests not finished. Tests in expected-failures.txt run and must fail; a test in flaky.txt
+# that fails runs once more. Exits 1 if a test on neither list failed or did not finish (a
+# flaky-listed one: twice), or an expected failure passed; 2 on a setup problem.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -200,8 +201,22 @@ fi
 if [ "$phases_ok" -eq 1 ] && { [ -z "$wanted" ] || [ -n "$rest" ]; }; then
   run_phase "$rest" --except "$socket_tests" "$socket_tests" "${runner_args[@]}" || true
 fi
-echo "run.sh: ran for $(($(date +%s) - start))s in $round round(s)"
+# A test on flaky.txt that failed runs once more, alone, in $out/retry; the summary reports a pass
+# there as flaky (listed, not hidden), and a second failure as a failure.
+retry=$("$py" "$here/summarize.py" retry "$out" "$here/flaky.txt")
+if [ -n "$retry" ]; then
+  echo "run.sh: retrying the flaky-listed failures once: $retry"
+  main_out=$out
+  out=$out/retry
+  mkdir -p "$out"
+  cp "$main_out/test.conf" "$out/"
+  round=0
+  run_phase "$retry" --only "$retry" "" "${runner_args[@]}" -p1 || true
+  out=$main_out
+fi
+echo "run.sh: ran for $(($(date +%s) - start))s"
 
 status=0
-"$py" "$here/summarize.py" summary "$out" "$skip_file" "$here/expected-failures.txt" || status=$?
+"$py" "$here/summarize.py" summary "$out" "$skip_file" "$here/expected-failures.txt" \
+  "$here/flaky.txt" || status=$?
 exit "$status"

@@ -5,7 +5,8 @@
                                      test numbers to run again (not started, or still running when
                                      the runner was killed) after the last round: of LIST
                                      (--only) or of all but LIST (--except)
-  summarize.py summary OUT_DIR SKIP XFAIL
+  summarize.py retry OUT_DIR FLAKY  the failed tests listed in FLAKY, to run once more
+  summarize.py summary OUT_DIR SKIP XFAIL FLAKY
                                      prints the summary, writes OUT_DIR/results.tsv; exits 1 when
                                      a test on neither list failed or did not finish, or a test on
                                      the expected-to-fail list XFAIL passed (so that the list
@@ -151,10 +152,19 @@ def cmd_next(out_dir, how, listed):
     print(" ".join(nums))
 
 
-def cmd_summary(out_dir, skip_path, xfail_path):
+def cmd_retry(out_dir, flaky_path):
+    flaky = load_skips(flaky_path)
+    res = merged(out_dir)
+    print(" ".join(sorted({number(n) for n, (s, _) in res.items()
+                           if s in ("FAILED", "RUNNING") and number(n) in flaky})))
+
+
+def cmd_summary(out_dir, skip_path, xfail_path, flaky_path):
     res = merged(out_dir)
     skips = load_skips(skip_path)
     xfails = load_skips(xfail_path)
+    flaky = load_skips(flaky_path)
+    retried = merged(os.path.join(out_dir, "retry"))
     rows = []
     for name in sorted(res):
         state, text = res[name]
@@ -170,15 +180,19 @@ def cmd_summary(out_dir, skip_path, xfail_path):
             state, text = "XFAIL", "expected-failures.txt: " + xfails[number(name)] + " | " + text
         elif number(name) in xfails and state == "PASSED":
             state, text = "XPASS", ("on expected-failures.txt but passed: take it off the list")
+        elif (number(name) in flaky and state == "FAILED"
+              and retried.get(name, [""])[0] == "PASSED"):
+            state, text = "FLAKY", "flaky.txt: " + flaky[number(name)] + " | first run: " + text
         rows.append((name, state, text))
     not_run = sorted(n for n, (s, _) in res.items() if s == "DNS" and not manual(n))
     with open(os.path.join(out_dir, "results.tsv"), "w") as f:
         for row in rows:
             f.write("\t".join(row) + "\n")
-    kinds = ("PASSED", "SKIPPED", "SKIPLIST", "XFAIL", "XPASS", "FAILED")
+    kinds = ("PASSED", "FLAKY", "SKIPPED", "SKIPLIST", "XFAIL", "XPASS", "FAILED")
     by = {s: [r for r in rows if r[1] == s] for s in kinds}
     print("passed (%d): %s" % (len(by["PASSED"]), " ".join(r[0] for r in by["PASSED"])))
-    for kind, title in (("SKIPPED", "skipped by the runner"), ("SKIPLIST", "on the skip list"),
+    for kind, title in (("FLAKY", "FAILED ONCE, PASSED ON RETRY (flaky.txt)"),
+                        ("SKIPPED", "skipped by the runner"), ("SKIPLIST", "on the skip list"),
                         ("XFAIL", "failed as expected"),
                         ("XPASS", "PASSED BUT EXPECTED TO FAIL"), ("FAILED", "FAILED")):
         print("%s (%d):" % (title, len(by[kind])))
@@ -186,9 +200,10 @@ def cmd_summary(out_dir, skip_path, xfail_path):
             print(f"  {name}: {text}")
     if not_run:
         print("not started (not reached before the deadline): " + " ".join(not_run))
-    print("%d passed, %d skipped by the runner, %d on the skip list, %d expected to fail, "
-          "%d failed, %d passed unexpectedly" %
-          tuple(len(by[k]) for k in ("PASSED", "SKIPPED", "SKIPLIST", "XFAIL", "FAILED", "XPASS")))
+    print("%d passed, %d passed on retry (flaky), %d skipped by the runner, %d on the skip list, "
+          "%d expected to fail, %d failed, %d passed unexpectedly" %
+          tuple(len(by[k]) for k in ("PASSED", "FLAKY", "SKIPPED", "SKIPLIST", "XFAIL", "FAILED",
+                                     "XPASS")))
     return 1 if by["FAILED"] or by["XPASS"] or not_run else 0
 
 
@@ -196,8 +211,11 @@ def main():
     if len(sys.argv) == 5 and sys.argv[1] == "next" and sys.argv[3] in ("--only", "--except"):
         cmd_next(sys.argv[2], sys.argv[3], sys.argv[4])
         return 0
-    if len(sys.argv) == 5 and sys.argv[1] == "summary":
-        return cmd_summary(sys.argv[2], sys.argv[3], sys.argv[4])
+    if len(sys.argv) == 6 and sys.argv[1] == "summary":
+        return cmd_summary(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+    if len(sys.argv) == 4 and sys.argv[1] == "retry":
+        cmd_retry(sys.argv[2], sys.argv[3])
+        return 0
     print(__doc__, file=sys.stderr)
     return 2
 

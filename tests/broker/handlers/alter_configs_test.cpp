@@ -90,6 +90,16 @@ TEST_F(AlterConfigsTest, NullValuesAreDropped) {
 TEST_F(AlterConfigsTest, UnknownTopic) {
     EXPECT_EQ(alter("missing", {{"retention.ms", "1000"}}).error_code,
               ErrorCode::unknown_topic_or_partition);
+    // As in Kafka, the topic's absence is reported before its configs are validated.
+    EXPECT_EQ(alter("missing", {{"offset.metadata.max.bytes", "12345"}}).error_code,
+              ErrorCode::unknown_topic_or_partition);
+}
+
+TEST_F(AlterConfigsTest, DeleteRetentionIsAcceptedWithKafkasRange) {
+    create_topic("t");
+    EXPECT_EQ(alter("t", {{"delete.retention.ms", "900"}}).error_code, ErrorCode::none);
+    EXPECT_EQ(overrides("t"), (TopicOverrides{{"delete.retention.ms", "900"}}));
+    EXPECT_EQ(alter("t", {{"delete.retention.ms", "-1"}}).error_code, ErrorCode::invalid_config);
 }
 
 TEST_F(AlterConfigsTest, ValidateOnlyChangesNothing) {
