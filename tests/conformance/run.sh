@@ -5,7 +5,7 @@
 #   bash tests/conformance/run.sh [SKIFF_BINARY] [extra runner args]
 #
 #   SKIFF_BINARY   default build/broker/skiff of this checkout
-#   runner args    default: -p2 (every sub-test, two tests at a time). Others: -P (idempotent
+#   runner args    after -p2 (every sub-test, two tests at a time). Others: -P (idempotent
 #                  producer everywhere), -Q (quick mode: skips most sub-tests, so it hides
 #                  failures), -E (no socket emulation tests), -pN; see the runner's -h.
 # Environment:
@@ -37,8 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 skiff=$(readlink -f "${1:-$repo/build/broker/skiff}")
 [ $# -gt 0 ] && shift
-runner_args=("$@")
-[ ${#runner_args[@]} -gt 0 ] || runner_args=(-p2)
+# -p2 first: a -pN among the caller's arguments overrides it (the runner's own default is 5).
+runner_args=(-p2 "$@")
 
 suite_dir=${RDKAFKA_SUITE_DIR:-/var/cache/skiff-librdkafka}
 budget=${RDKAFKA_SUITE_TIMEOUT:-3600}
