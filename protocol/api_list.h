@@ -31,10 +31,15 @@
     X(api_versions,             18, ApiVersions,             ApiVersionsRequest,             ApiVersionsResponse,             0,  3,  3) \
     X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  4,  5) \
     X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  3,  4) \
+    X(delete_records,           21, DeleteRecords,           DeleteRecordsRequest,           DeleteRecordsResponse,           0,  2,  2) \
     X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  4,  2) \
     X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  3,  4) \
     X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  1,  2) \
+    X(describe_log_dirs,        35, DescribeLogDirs,         DescribeLogDirsRequest,         DescribeLogDirsResponse,         0,  4,  2) \
     X(create_partitions,        37, CreatePartitions,        CreatePartitionsRequest,        CreatePartitionsResponse,        0,  1,  2) \
     X(delete_groups,            42, DeleteGroups,            DeleteGroupsRequest,            DeleteGroupsResponse,            0,  2,  2) \
-    X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1)
+    X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1) \
+    X(list_partition_reassignments, 46, ListPartitionReassignments,ListPartitionReassignmentsRequest,ListPartitionReassignmentsResponse, 0,  0,  0) \
+    X(offset_delete,            47, OffsetDelete,            OffsetDeleteRequest,            OffsetDeleteResponse,            0,  0,  1) \
+    X(describe_cluster,         60, DescribeCluster,         DescribeClusterRequest,         DescribeClusterResponse,         0,  2,  0)
 // clang-format on

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include "storage/log_recovery.h"
 #include "storage/producer_snapshot.h"
@@ -236,6 +237,31 @@ void PartitionLog::flush_if_due() {
 
 size_t PartitionLog::apply_retention() {
     std::lock_guard lock(append_mutex_);
+    return apply_retention_locked();
+}
+
+Expected<int64_t, StorageError> PartitionLog::delete_records_before(int64_t offset) {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return unexpected(
+            StorageError{StorageErrc::not_found, "log " + dir_.string() + " is closed"});
+    int64_t start;
+    {
+        std::lock_guard state_lock(state_mutex_);
+        const int64_t target = offset == -1 ? state_.high_watermark : offset;
+        if (target < 0 || target > state_.high_watermark)
+            return unexpected(StorageError{StorageErrc::offset_out_of_range,
+                                           "offset " + std::to_string(offset) +
+                                               " is beyond the high watermark " +
+                                               std::to_string(state_.high_watermark)});
+        state_.log_start_offset = std::max(state_.log_start_offset, target);
+        start = state_.log_start_offset;
+    }
+    apply_retention_locked();
+    return start;
+}
+
+size_t PartitionLog::apply_retention_locked() {
     auto snap = snapshot();
     const auto& set = *snap.segments;
     std::vector<SegmentRetentionInfo> sealed;
@@ -246,6 +272,7 @@ size_t PartitionLog::apply_retention() {
             break;
         SegmentRetentionInfo info;
         info.size_bytes = set[i]->size_bytes();
+        info.next_base_offset = set[i + 1]->base_offset();
         if (auto m = set[i]->max_timestamp()) {
             info.largest_timestamp_ms = m->timestamp;
         } else {
@@ -255,7 +282,7 @@ size_t PartitionLog::apply_retention() {
         }
         sealed.push_back(info);
     }
-    size_t count = segments_to_delete(sealed, total, config_, now());
+    size_t count = segments_to_delete(sealed, total, config_, now(), snap.log_start_offset);
     if (count == 0)
         return 0;
     auto remaining = set.without_oldest(count);

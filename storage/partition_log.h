@@ -114,6 +114,11 @@ class PartitionLog {
     // but maybe not on disk) are flushed the same way.
     Expected<bool, StorageError> flush_rolled();
     size_t apply_retention();
+    // DeleteRecords: moves the log start offset up to `offset` (-1: the high watermark) and
+    // deletes the segments wholly below it. Never moves it back. An offset above the high
+    // watermark is offset_out_of_range. Returns the new log start offset (Kafka's low
+    // watermark). The caller checkpoints it (LogManager::checkpoint_log_start_offsets).
+    Expected<int64_t, StorageError> delete_records_before(int64_t offset);
     void flush_if_due();
     Expected<void, StorageError> close();
     const std::filesystem::path& dir() const { return dir_; }
@@ -136,6 +141,7 @@ class PartitionLog {
     Snapshot snapshot() const;
     void publish(std::shared_ptr<const SegmentSet> segments);  // call with append_mutex_ held
     Expected<void, StorageError> roll(int64_t now_ms);
+    size_t apply_retention_locked();  // call with append_mutex_ held
     Expected<void, StorageError> flush_locked();
     // The recovery point only grows: flush_rolled and flush_locked race to move it.
     void advance_recovery_point(int64_t offset);

@@ -1,9 +1,11 @@
 #include "storage/retention.h"
 
+#include <algorithm>
+
 namespace skiff::storage {
 
 size_t segments_to_delete(std::span<const SegmentRetentionInfo> sealed, int64_t total_size_bytes,
-                          const LogConfig& config, int64_t now_ms) {
+                          const LogConfig& config, int64_t now_ms, int64_t log_start_offset) {
     size_t by_time = 0;
     if (config.retention_ms >= 0) {
         while (by_time < sealed.size() &&
@@ -19,7 +21,10 @@ size_t segments_to_delete(std::span<const SegmentRetentionInfo> sealed, int64_t 
             ++by_size;
         }
     }
-    return by_time > by_size ? by_time : by_size;
+    size_t by_start = 0;
+    while (by_start < sealed.size() && sealed[by_start].next_base_offset <= log_start_offset)
+        ++by_start;
+    return std::max({by_time, by_size, by_start});
 }
 
 }  // namespace skiff::storage

@@ -8,7 +8,9 @@
 #include <asio/use_awaitable.hpp>
 #include <chrono>
 #include <cstdio>
+#include <set>
 
+#include "broker/group/consumer_subscription.h"
 #include "broker/spawn.h"
 #include "storage/log_config.h"
 
@@ -737,6 +739,59 @@ ErrorCode GroupCoordinator::delete_group(const std::string& group_id) {
     }
     spdlog::info("group {} deleted with {} committed offset(s)", group_id, *removed);
     return ErrorCode::none;
+}
+
+GroupCoordinator::OffsetDeleteResult GroupCoordinator::delete_offsets(
+    const std::string& group_id, const std::vector<storage::TopicPartition>& partitions) {
+    OffsetDeleteResult result;
+    std::vector<storage::TopicPartition> eligible;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = groups_.find(group_id);
+        if (it == groups_.end() || it->second.state == GroupState::empty) {
+            if (it == groups_.end() && offsets_.group_offsets(group_id).empty()) {
+                result.error = ErrorCode::group_id_not_found;
+                return result;
+            }
+            eligible = partitions;
+        } else if (it->second.state == GroupState::dead) {
+            result.error = ErrorCode::group_id_not_found;
+            return result;
+        } else if (it->second.protocol_type != "consumer") {
+            result.error = ErrorCode::non_empty_group;
+            return result;
+        } else {
+            // Kafka's isSubscribedToTopic: the union of the members' subscriptions under the
+            // group's protocol; a member whose metadata cannot be read subscribes to nothing.
+            const Group& g = it->second;
+            std::set<std::string> subscribed;
+            for (const auto& [id, member] : g.members) {
+                const auto* metadata =
+                    g.protocol_name ? member.metadata_for(*g.protocol_name) : nullptr;
+                if (!metadata && !member.protocols.empty())
+                    metadata = &member.protocols.front().second;
+                if (!metadata)
+                    continue;
+                if (auto topics = subscribed_topics(*metadata))
+                    subscribed.merge(*topics);
+            }
+            for (const auto& tp : partitions) {
+                if (subscribed.contains(tp.topic))
+                    result.partitions[tp] = ErrorCode::group_subscribed_to_topic;
+                else
+                    eligible.push_back(tp);
+            }
+        }
+    }
+    if (!eligible.empty()) {
+        auto removed = offsets_.remove(group_id, eligible);
+        const ErrorCode outcome = removed ? ErrorCode::none : ErrorCode::kafka_storage_error;
+        if (!removed)
+            spdlog::error("deleting offsets of group {} failed: {}", group_id, removed.error());
+        for (const auto& tp : eligible)
+            result.partitions[tp] = outcome;
+    }
+    return result;
 }
 
 std::optional<GroupState> GroupCoordinator::state(const std::string& group_id) const {

@@ -99,6 +99,16 @@ class GroupCoordinator {
     std::vector<protocol::ListedGroup> list() const;
     // GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or NONE (the group and its offsets are gone).
     protocol::ErrorCode delete_group(const std::string& group_id);
+    // OffsetDelete (KIP-496). `error` is GROUP_ID_NOT_FOUND for a group neither alive nor with
+    // offsets, NON_EMPTY_GROUP for a non-empty group of another protocol type than "consumer";
+    // otherwise each partition gets NONE (its offset removed, if it had one) or
+    // GROUP_SUBSCRIBED_TO_TOPIC while a member of the group subscribes to its topic.
+    struct OffsetDeleteResult {
+        protocol::ErrorCode error = protocol::ErrorCode::none;
+        std::map<storage::TopicPartition, protocol::ErrorCode> partitions;
+    };
+    OffsetDeleteResult delete_offsets(const std::string& group_id,
+                                      const std::vector<storage::TopicPartition>& partitions);
 
     // For tests.
     std::optional<GroupState> state(const std::string& group_id) const;

@@ -37,6 +37,17 @@ TEST(RetentionTest, TimeDeletesSegmentsWhoseLargestTimestampIsTooOld) {
     EXPECT_EQ(segments_to_delete(sealed, 400, c, 1'000'000), 0u);
 }
 
+TEST(RetentionTest, SegmentsWhollyBelowTheLogStartOffsetGo) {
+    LogConfig c;
+    c.retention_ms = -1;
+    // Segments [0, 10), [10, 20), [20, 30); the active one starts at 30.
+    std::vector<SegmentRetentionInfo> sealed{{100, 0, 10}, {100, 0, 20}, {100, 0, 30}};
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 0, 0), 0u);
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 0, 19), 1u);  // 19 is still in [10, 20)
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 0, 20), 2u);
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 0, 35), 3u);  // never the active one
+}
+
 TEST(RetentionTest, PartitionLogDeletesOldSegmentsByBytes) {
     TempDir dir;
     auto config = test::small_config(400, 4096);

@@ -1,0 +1,4 @@
+#include "protocol/delete_records.h"
+
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::DeleteRecordsRequest)
+SKIFF_INSTANTIATE_CODEC(skiff::protocol::DeleteRecordsResponse)

@@ -1,0 +1,36 @@
+// DescribeCluster: the cluster id, this broker (also the controller) at its advertised address,
+// for every version; the controllers endpoint type is refused as Kafka's brokers refuse it.
+#include <gtest/gtest.h>
+
+#include "handler_fixture.h"
+
+namespace skiff::broker::test {
+namespace {
+
+class DescribeClusterTest : public HandlerTest {};
+
+TEST_F(DescribeClusterTest, ThisBrokerInEveryVersion) {
+    for (int16_t v = 0; v <= 2; ++v) {
+        auto resp = run(handle_describe_cluster, protocol::DescribeClusterRequest{}, v);
+        EXPECT_EQ(resp.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(resp.cluster_id, "handler-test-cluster");
+        EXPECT_EQ(resp.controller_id, broker().node_id());
+        ASSERT_EQ(resp.brokers.size(), 1u);
+        EXPECT_EQ(resp.brokers[0].broker_id, broker().node_id());
+        EXPECT_EQ(resp.brokers[0].host, broker().advertised_host());
+        EXPECT_EQ(resp.brokers[0].port, broker().advertised_port());
+        EXPECT_FALSE(resp.brokers[0].is_fenced);
+        EXPECT_EQ(resp.cluster_authorized_operations, protocol::kAuthorizedOperationsOmitted);
+    }
+}
+
+TEST_F(DescribeClusterTest, TheControllersEndpointTypeIsMismatched) {
+    protocol::DescribeClusterRequest req;
+    req.endpoint_type = 2;
+    auto resp = run(handle_describe_cluster, req, 1);
+    EXPECT_EQ(resp.error_code, ErrorCode::mismatched_endpoint_type);
+    EXPECT_TRUE(resp.brokers.empty());
+}
+
+}  // namespace
+}  // namespace skiff::broker::test
