@@ -68,7 +68,11 @@ Connection::~Connection() {
     budget_.cancel(this);
     release_reservation();
     tracker_.remove(this);
-    spdlog::debug("connection {} closed", peer_);
+    if (client_software_.name.empty())
+        spdlog::debug("connection {} closed", peer_);
+    else
+        spdlog::debug("connection {} ({} {}) closed", peer_, client_software_.name,
+                      client_software_.version);
 }
 
 void Connection::start() {
@@ -251,7 +255,7 @@ void Connection::trim_spares() {
 
 asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
     auto out = take_buffer();
-    const auto result = co_await router_.dispatch(broker_, peer_, frame, *out);
+    const auto result = co_await router_.dispatch(broker_, peer_, frame, *out, &client_software_);
     using Result = RequestRouter::Result;
     if (result == Result::close || result == Result::no_response) {
         recycle(std::move(out));

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "broker/request_context.h"
 #include "protocol/out_buffer.h"
 
 namespace skiff::broker {
@@ -69,6 +70,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     ConnectionTracker& tracker_;
     RequestBudget& budget_;
     std::string peer_;
+    ClientSoftware client_software_;  // from ApiVersions v3+, for log lines
 
     // Read buffer: bytes [begin_, end_) of in_[0, in_capacity_) are received and not yet
     // consumed. Not value-initialised: a 20 MiB frame buffer is written by recv, not zeroed first.

@@ -9,10 +9,18 @@ namespace skiff::broker {
 
 class Broker;
 
+// What a client says it is in ApiVersions v3+ (KIP-511); kept per connection.
+struct ClientSoftware {
+    std::string name;
+    std::string version;
+};
+
 struct RequestContext {
     Broker& broker;
     const protocol::RequestHeader& header;
     const std::string& peer;  // "host:port" of the client, for log lines
+    // The connection's record of the client software; null outside a connection (unit tests).
+    ClientSoftware* client_software = nullptr;
     // Set by a handler whose request gets no response (Produce with acks=0).
     bool suppress_response = false;
     // Set by a handler that wants the connection closed after this request: an acks=0 produce

@@ -44,10 +44,9 @@ RequestRouter::RequestRouter() {
         by_key_.at(static_cast<size_t>(r.key)) = r.handler;
 }
 
-asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(Broker& broker,
-                                                               const std::string& peer,
-                                                               std::span<const std::byte> frame,
-                                                               protocol::OutBuffer& out) const {
+asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
+    Broker& broker, const std::string& peer, std::span<const std::byte> frame,
+    protocol::OutBuffer& out, ClientSoftware* client_software) const {
     // A client looping on bad requests must not flood the log: one line per kind, then counts.
     auto& log = LogThrottle::global();
     auto decoded = protocol::decode_request_header(frame);
@@ -79,7 +78,7 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(Broker& broker,
                 api->max_version);
         co_return Result::close;
     }
-    RequestContext ctx{broker, header, peer};
+    RequestContext ctx{broker, header, peer, client_software};
     RouteOutcome outcome;
     try {
         outcome = co_await find(header.api_key)(ctx, frame.subspan(decoded->body_offset),

@@ -40,10 +40,11 @@ class RequestRouter {
 
     RequestRouter();
 
-    // One whole request frame (without its size prefix) from `peer`.
+    // One whole request frame (without its size prefix) from `peer`; `client_software` is the
+    // connection's record, which ApiVersions v3+ fills in.
     asio::awaitable<Result> dispatch(Broker& broker, const std::string& peer,
-                                     std::span<const std::byte> frame,
-                                     protocol::OutBuffer& out) const;
+                                     std::span<const std::byte> frame, protocol::OutBuffer& out,
+                                     ClientSoftware* client_software = nullptr) const;
 
     // nullptr when skiff does not serve the key.
     Handler find(int16_t api_key) const;

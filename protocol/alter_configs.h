@@ -1,7 +1,7 @@
-// AlterConfigs (key 33), versions 0-1 served (identical), and IncrementalAlterConfigs (key 44),
-// versions 0-1 served (flexible from 1). AlterConfigs replaces a resource's whole set of
-// overrides; IncrementalAlterConfigs applies per-key operations (0 SET, 1 DELETE, 2 APPEND,
-// 3 SUBTRACT). Both answer one result per resource.
+// AlterConfigs (key 33), versions 0-2 served (identical; 2 is flexible), and
+// IncrementalAlterConfigs (key 44), versions 0-1 served (flexible from 1; Kafka's newest).
+// AlterConfigs replaces a resource's whole set of overrides; IncrementalAlterConfigs applies
+// per-key operations (0 SET, 1 DELETE, 2 APPEND, 3 SUBTRACT). Both answer one result per resource.
 #pragma once
 
 #include <cstdint>

@@ -15,28 +15,28 @@
 
 // clang-format off
 #define SKIFF_FOR_EACH_API(X)                                                                                     \
-    X(produce,                   0, Produce,                 ProduceRequest,                 ProduceResponse,                 0,  9,  9) \
+    X(produce,                   0, Produce,                 ProduceRequest,                 ProduceResponse,                 0, 12,  9) \
     X(fetch,                     1, Fetch,                   FetchRequest,                   FetchResponse,                   4, 12, 12) \
-    X(list_offsets,              2, ListOffsets,             ListOffsetsRequest,             ListOffsetsResponse,             1,  7,  6) \
+    X(list_offsets,              2, ListOffsets,             ListOffsetsRequest,             ListOffsetsResponse,             1, 10,  6) \
     X(metadata,                  3, Metadata,                MetadataRequest,                MetadataResponse,                0, 12,  9) \
-    X(offset_commit,             8, OffsetCommit,            OffsetCommitRequest,            OffsetCommitResponse,            0,  8,  8) \
-    X(offset_fetch,              9, OffsetFetch,             OffsetFetchRequest,             OffsetFetchResponse,             0,  7,  6) \
-    X(find_coordinator,         10, FindCoordinator,         FindCoordinatorRequest,         FindCoordinatorResponse,         0,  4,  3) \
-    X(join_group,               11, JoinGroup,               JoinGroupRequest,               JoinGroupResponse,               0,  7,  6) \
+    X(offset_commit,             8, OffsetCommit,            OffsetCommitRequest,            OffsetCommitResponse,            0,  9,  8) \
+    X(offset_fetch,              9, OffsetFetch,             OffsetFetchRequest,             OffsetFetchResponse,             0,  9,  6) \
+    X(find_coordinator,         10, FindCoordinator,         FindCoordinatorRequest,         FindCoordinatorResponse,         0,  6,  3) \
+    X(join_group,               11, JoinGroup,               JoinGroupRequest,               JoinGroupResponse,               0,  9,  6) \
     X(heartbeat,                12, Heartbeat,               HeartbeatRequest,               HeartbeatResponse,               0,  4,  4) \
-    X(leave_group,              13, LeaveGroup,              LeaveGroupRequest,              LeaveGroupResponse,              0,  4,  4) \
+    X(leave_group,              13, LeaveGroup,              LeaveGroupRequest,              LeaveGroupResponse,              0,  5,  4) \
     X(sync_group,               14, SyncGroup,               SyncGroupRequest,               SyncGroupResponse,               0,  5,  4) \
-    X(describe_groups,          15, DescribeGroups,          DescribeGroupsRequest,          DescribeGroupsResponse,          0,  5,  5) \
-    X(list_groups,              16, ListGroups,              ListGroupsRequest,              ListGroupsResponse,              0,  4,  3) \
-    X(api_versions,             18, ApiVersions,             ApiVersionsRequest,             ApiVersionsResponse,             0,  3,  3) \
+    X(describe_groups,          15, DescribeGroups,          DescribeGroupsRequest,          DescribeGroupsResponse,          0,  6,  5) \
+    X(list_groups,              16, ListGroups,              ListGroupsRequest,              ListGroupsResponse,              0,  5,  3) \
+    X(api_versions,             18, ApiVersions,             ApiVersionsRequest,             ApiVersionsResponse,             0,  4,  3) \
     X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  4,  5) \
     X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  3,  4) \
     X(delete_records,           21, DeleteRecords,           DeleteRecordsRequest,           DeleteRecordsResponse,           0,  2,  2) \
-    X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  4,  2) \
-    X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  3,  4) \
-    X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  1,  2) \
+    X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  5,  2) \
+    X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  4,  4) \
+    X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  2,  2) \
     X(describe_log_dirs,        35, DescribeLogDirs,         DescribeLogDirsRequest,         DescribeLogDirsResponse,         0,  4,  2) \
-    X(create_partitions,        37, CreatePartitions,        CreatePartitionsRequest,        CreatePartitionsResponse,        0,  1,  2) \
+    X(create_partitions,        37, CreatePartitions,        CreatePartitionsRequest,        CreatePartitionsResponse,        0,  3,  2) \
     X(delete_groups,            42, DeleteGroups,            DeleteGroupsRequest,            DeleteGroupsResponse,            0,  2,  2) \
     X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1) \
     X(list_partition_reassignments, 46, ListPartitionReassignments,ListPartitionReassignmentsRequest,ListPartitionReassignmentsResponse, 0,  0,  0) \

@@ -1,7 +1,8 @@
-// ApiVersions (key 18), versions 0-3; flexible from 3.
+// ApiVersions (key 18), versions 0-4; flexible from 3.
 //   Request v3 adds client_software_name / client_software_version (compact strings).
 //   Response: error_code, api_keys[], throttle_time_ms (v1+), and in v3 tagged fields for
-//   feature flags (tags 0-3), which skiff never sets.
+//   feature flags (tags 0-3), which skiff never sets. v4 changes no field (KAFKA-17011: a
+//   supported feature's min_version may be 0).
 // The response always goes out with response header v0 (see api_table.h), and a request at an
 // unsupported version gets encode_api_versions_unsupported(): a v0 body with UNSUPPORTED_VERSION
 // listing what skiff supports, so the client can retry with a version both sides know.

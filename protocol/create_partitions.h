@@ -1,4 +1,5 @@
-// CreatePartitions (key 37), versions 0-1 served (identical; v2 is the first flexible one).
+// CreatePartitions (key 37), versions 0-3 served (identical fields; v2 is the first flexible
+//   one; v3 may answer THROTTLING_QUOTA_EXCEEDED, which skiff, without quotas, never does).
 //   `count` is the new total partition count, not the number to add.
 #pragma once
 

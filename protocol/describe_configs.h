@@ -1,6 +1,7 @@
-// DescribeConfigs (key 32), versions 0-3 served (none flexible).
+// DescribeConfigs (key 32), versions 0-4 served; flexible from 4.
 //   v0 has is_default per entry; v1 replaces it with config_source and adds include_synonyms and
-//   synonyms. v3 adds include_documentation, and config_type and documentation per entry.
+//   synonyms. v3 adds include_documentation, and config_type and documentation per entry. v4 is
+//   v3 in the flexible encoding.
 //   Resource types, config sources and config types are Kafka's numbers (below).
 #pragma once
 

@@ -1,7 +1,9 @@
-// DescribeGroups (key 15), versions 0-5 served; flexible from 5.
+// DescribeGroups (key 15), versions 0-6 served; flexible from 5.
 //   v1 adds throttle_time_ms; v3 include_authorized_operations / authorized_operations (always
-//   "not provided" here: INT32_MIN); v4 group_instance_id of each member.
-// An unknown group is described as Dead with no error, as Kafka does.
+//   "not provided" here: INT32_MIN); v4 group_instance_id of each member; v6 (Kafka 4.0,
+//   KIP-1043) a per-group error_message.
+// An unknown group is described as Dead: with no error before v6, as Kafka does, and from v6
+// with GROUP_ID_NOT_FOUND and a message.
 #pragma once
 
 #include <cstddef>
@@ -51,6 +53,7 @@ struct DescribedGroupMember {
 
 struct DescribedGroup {
     ErrorCode error_code = ErrorCode::none;
+    std::optional<std::string> error_message;
     std::string group_id;
     std::string group_state;
     std::string protocol_type;
@@ -61,6 +64,7 @@ struct DescribedGroup {
     template <class V, class Self>
     static void describe(V& v, Self& m) {
         v.field("error_code", m.error_code, since(0));
+        v.field("error_message", m.error_message, since(6), nullable(since(6)));
         v.field("group_id", m.group_id, since(0));
         v.field("group_state", m.group_state, since(0));
         v.field("protocol_type", m.protocol_type, since(0));

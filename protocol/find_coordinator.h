@@ -1,7 +1,9 @@
-// FindCoordinator (key 10), versions 0-4 served; flexible from 3.
+// FindCoordinator (key 10), versions 0-6 served; flexible from 3.
 //   v1 adds key_type (0 = group, 1 = transaction), throttle_time_ms and error_message.
 //   v4 batches keys: coordinator_keys in the request, one `coordinators` entry per key in the
-//   response, and the single-key fields disappear.
+//   response, and the single-key fields disappear. v5 (TRANSACTION_ABORTABLE may be returned)
+//   and v6 (key_type 2 = share group, KIP-932) change no field; skiff has no share coordinator
+//   and answers key type 2 INVALID_REQUEST, as Kafka does when share groups are off.
 // librdkafka enables group consumers only when the advertised range contains 0.
 #pragma once
 
@@ -19,6 +21,7 @@ namespace skiff::protocol {
 
 inline constexpr int8_t kCoordinatorKeyGroup = 0;
 inline constexpr int8_t kCoordinatorKeyTransaction = 1;
+inline constexpr int8_t kCoordinatorKeyShare = 2;
 
 struct FindCoordinatorRequest {
     static constexpr ApiKey api_key = ApiKey::find_coordinator;

@@ -1,6 +1,8 @@
-// InitProducerId (key 22), versions 0-4 served; flexible from 2.
+// InitProducerId (key 22), versions 0-5 served; flexible from 2.
 //   v3 adds producer_id / producer_epoch in the request (an existing producer bumping its
-//   epoch). A null transactional_id asks for an idempotent-only producer id.
+//   epoch). A null transactional_id asks for an idempotent-only producer id. v4 (PRODUCER_FENCED
+//   may be returned) and v5 (TRANSACTION_ABORTABLE, KIP-890) change no field. v6 (Kafka 4.1,
+//   KIP-939 two-phase commit) is not served: it only concerns transactions, which skiff lacks.
 #pragma once
 
 #include <cstdint>

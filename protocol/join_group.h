@@ -1,7 +1,10 @@
-// JoinGroup (key 11), versions 0-7 served; flexible from 6.
+// JoinGroup (key 11), versions 0-9 served; flexible from 6.
 //   v1 adds rebalance_timeout_ms; v2 throttle_time_ms; v4 a member joining with an empty id gets
 //   MEMBER_ID_REQUIRED with its new id and must join again with it; v5 group_instance_id (static
-//   membership); v7 protocol_type in the response and a nullable protocol_name.
+//   membership); v7 protocol_type in the response and a nullable protocol_name; v8 the reason
+//   for joining (logged); v9 skip_assignment (KIP-814): a static leader that restarts into a
+//   Stable group is told it leads, gets the members, and is told not to assign (before v9 it is
+//   answered as a follower, with the old leader id).
 #pragma once
 
 #include <cstddef>
@@ -37,6 +40,7 @@ struct JoinGroupRequest {
     std::optional<std::string> group_instance_id;
     std::string protocol_type;
     std::vector<JoinGroupRequestProtocol> protocols;
+    std::optional<std::string> reason;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -47,6 +51,7 @@ struct JoinGroupRequest {
         v.field("group_instance_id", m.group_instance_id, since(5), nullable(since(5)));
         v.field("protocol_type", m.protocol_type, since(0));
         v.field("protocols", m.protocols, since(0));
+        v.field("reason", m.reason, since(8), nullable(since(8)));
     }
 };
 
@@ -71,6 +76,7 @@ struct JoinGroupResponse {
     std::optional<std::string> protocol_type;
     std::optional<std::string> protocol_name;
     std::string leader;
+    bool skip_assignment = false;
     std::string member_id;
     std::vector<JoinGroupResponseMember> members;
 
@@ -82,6 +88,7 @@ struct JoinGroupResponse {
         v.field("protocol_type", m.protocol_type, since(7), nullable(since(7)));
         v.field("protocol_name", m.protocol_name, since(0), nullable(since(7)));
         v.field("leader", m.leader, since(0));
+        v.field("skip_assignment", m.skip_assignment, since(9));
         v.field("member_id", m.member_id, since(0));
         v.field("members", m.members, since(0));
     }

@@ -1,6 +1,6 @@
-// LeaveGroup (key 13), versions 0-4 served; flexible from 4.
+// LeaveGroup (key 13), versions 0-5 served; flexible from 4.
 //   v1 adds throttle_time_ms; v3 replaces the single member_id with a batch of members
-//   (member_id, group_instance_id) answered one by one.
+//   (member_id, group_instance_id) answered one by one; v5 (KIP-800) a reason per member, logged.
 #pragma once
 
 #include <cstdint>
@@ -18,11 +18,13 @@ namespace skiff::protocol {
 struct LeaveGroupMember {
     std::string member_id;
     std::optional<std::string> group_instance_id;
+    std::optional<std::string> reason;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
         v.field("member_id", m.member_id, since(3));
         v.field("group_instance_id", m.group_instance_id, since(3), nullable(since(3)));
+        v.field("reason", m.reason, since(5), nullable(since(5)));
     }
 };
 

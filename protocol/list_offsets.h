@@ -1,7 +1,11 @@
-// ListOffsets (key 2), versions 1-7 served; flexible from 6.
+// ListOffsets (key 2), versions 1-10 served; flexible from 6.
 //   v0 (described for completeness, not served): max_num_offsets and old_style_offsets.
 //   v2 adds isolation_level and throttle_time_ms; v4 current_leader_epoch / leader_epoch;
 //   v7 allows timestamp -3 (max timestamp). Timestamps -1 = latest, -2 = earliest.
+//   v8 allows -4 (earliest local, KIP-405) and v9 -5 (latest tiered, KIP-1005): without tiered
+//   storage the local log is the whole log, and nothing is tiered (offset -1, epoch -1). v10
+//   adds timeout_ms, for reads from remote storage (none here). A special timestamp in a version
+//   before the one that introduced it is UNSUPPORTED_VERSION for that partition, as in Kafka.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +22,8 @@ namespace skiff::protocol {
 inline constexpr int64_t kListOffsetsLatest = -1;
 inline constexpr int64_t kListOffsetsEarliest = -2;
 inline constexpr int64_t kListOffsetsMaxTimestamp = -3;
+inline constexpr int64_t kListOffsetsEarliestLocal = -4;
+inline constexpr int64_t kListOffsetsLatestTiered = -5;
 
 struct ListOffsetsPartition {
     int32_t partition_index = 0;

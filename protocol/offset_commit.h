@@ -1,7 +1,10 @@
-// OffsetCommit (key 8), versions 0-8 served; flexible from 8.
+// OffsetCommit (key 8), versions 0-9 served; flexible from 8.
 //   v1 adds generation_id, member_id and a per-partition commit_timestamp (v1 only); v2-4 carry
 //   retention_time_ms (ignored: offsets.retention.minutes applies, as in Kafka 2.1+); v3 adds
-//   throttle_time_ms; v6 committed_leader_epoch; v7 group_instance_id.
+//   throttle_time_ms; v6 committed_leader_epoch; v7 group_instance_id. v9 has v8's fields (Kafka
+//   names generation_id GenerationIdOrMemberEpoch: a member epoch for KIP-848 groups, which skiff
+//   does not have); a generation >= 0 for a group that does not exist is GROUP_ID_NOT_FOUND
+//   instead of ILLEGAL_GENERATION.
 // A generation of -1 with an empty member id is a "simple" commit from a consumer that assigns
 // its partitions itself; it is accepted only while the group has no members.
 #pragma once

@@ -1,6 +1,11 @@
-// Produce (key 0), versions 0-9; flexible from 9.
+// Produce (key 0), versions 0-12; flexible from 9.
 //   v3 adds transactional_id and requires record batch v2 (magic 2); v2 adds
 //   log_append_time_ms, v5 log_start_offset, v8 record_errors and error_message in the response.
+//   v10 (KIP-951) adds the tagged current_leader per partition and node_endpoints, which Kafka
+//   fills only with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH: skiff leads every partition
+//   and never sends them. v11 (TRANSACTION_ABORTABLE may be returned) and v12 (Kafka 4.0,
+//   KIP-890: the produce implies AddPartitionsToTxn for transactional producers; skiff has no
+//   transactions) change no field. v13 (Kafka 4.1) names topics by id: not served.
 // Records are a view into the request frame (zero copy): the frame must outlive the request.
 // acks = 0 means the client expects no response at all.
 #pragma once
@@ -57,6 +62,33 @@ struct ProduceRequest {
     }
 };
 
+// v10+ tagged fields; Kafka's LeaderIdAndEpoch / NodeEndpoint for Produce.
+struct ProduceLeaderIdAndEpoch {
+    int32_t leader_id = -1;
+    int32_t leader_epoch = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("leader_id", m.leader_id, since(10));
+        v.field("leader_epoch", m.leader_epoch, since(10));
+    }
+};
+
+struct ProduceNodeEndpoint {
+    int32_t node_id = 0;
+    std::string host;
+    int32_t port = 0;
+    std::optional<std::string> rack;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("node_id", m.node_id, since(10));
+        v.field("host", m.host, since(10));
+        v.field("port", m.port, since(10));
+        v.field("rack", m.rack, since(10), nullable(since(10)));
+    }
+};
+
 struct BatchIndexAndErrorMessage {
     int32_t batch_index = 0;
     std::optional<std::string> batch_index_error_message;
@@ -77,6 +109,7 @@ struct PartitionProduceResponse {
     int64_t log_start_offset = -1;
     std::vector<BatchIndexAndErrorMessage> record_errors;
     std::optional<std::string> error_message;
+    std::optional<ProduceLeaderIdAndEpoch> current_leader;  // tag 0, v10+
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -87,6 +120,7 @@ struct PartitionProduceResponse {
         v.field("log_start_offset", m.log_start_offset, since(5));
         v.field("record_errors", m.record_errors, since(8));
         v.field("error_message", m.error_message, since(8), nullable(since(8)));
+        v.field("current_leader", m.current_leader, since(10), tagged(0, since(10)));
     }
 };
 
@@ -105,11 +139,13 @@ struct ProduceResponse {
     static constexpr ApiKey api_key = ApiKey::produce;
     std::vector<TopicProduceResponse> responses;
     int32_t throttle_time_ms = 0;
+    std::vector<ProduceNodeEndpoint> node_endpoints;  // tag 0, v10+
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
         v.field("responses", m.responses, since(0));
         v.field("throttle_time_ms", m.throttle_time_ms, since(1));
+        v.field("node_endpoints", m.node_endpoints, since(10), tagged(0, since(10)));
     }
 };
 

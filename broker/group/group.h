@@ -43,6 +43,7 @@ struct JoinResult {
     std::string leader;
     std::string member_id;
     std::vector<protocol::JoinGroupResponseMember> members;  // filled for the leader only
+    bool skip_assignment = false;  // JoinGroup v9+: a restarted static leader, see coordinator
 };
 using JoinCallback = std::function<void(JoinResult)>;
 

@@ -235,8 +235,14 @@ void GroupCoordinator::replace_static_member(Group& g, std::string old_id, const
         case GroupState::stable:
             if (g.select_protocol() == g.protocol_name) {
                 JoinResult r = join_result_for(g, member);
-                r.leader = old_leader;
-                r.members.clear();
+                if (p.supports_skip_assignment) {
+                    // v9+ (KIP-814): the leader learns it leads and who the members are, and
+                    // is told not to assign (the group keeps its assignment).
+                    r.skip_assignment = g.leader_id == id;
+                } else {
+                    r.leader = old_leader;
+                    r.members.clear();
+                }
                 deferred.push_back([done, r = std::move(r)] { done(r); });
                 return;
             }

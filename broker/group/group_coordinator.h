@@ -53,7 +53,8 @@ struct JoinParams {
     int32_t rebalance_timeout_ms = 0;
     std::string protocol_type;
     ProtocolList protocols;
-    bool require_known_member_id = false;  // JoinGroup v4+: MEMBER_ID_REQUIRED round trip
+    bool require_known_member_id = false;   // JoinGroup v4+: MEMBER_ID_REQUIRED round trip
+    bool supports_skip_assignment = false;  // JoinGroup v9+ (KIP-814), see replace_static_member
 };
 
 struct SyncParams {

@@ -1,11 +1,23 @@
+#include <spdlog/spdlog.h>
+
 #include "broker/handlers/handlers.h"
 
 namespace skiff::broker {
 
 // The answer comes from protocol/'s one table of supported APIs, the same table the request
-// router is checked against, so what skiff advertises is exactly what it dispatches.
+// router is checked against, so what skiff advertises is exactly what it dispatches. v3+ requests
+// name the client software (KIP-511): it is kept on the connection and logged, once per change.
 asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
-    RequestContext&, const protocol::ApiVersionsRequest&) {
+    RequestContext& ctx, const protocol::ApiVersionsRequest& req) {
+    if (ctx.header.api_version >= 3 && ctx.client_software &&
+        (ctx.client_software->name != req.client_software_name ||
+         ctx.client_software->version != req.client_software_version)) {
+        ctx.client_software->name = req.client_software_name;
+        ctx.client_software->version = req.client_software_version;
+        spdlog::debug("connection {}: client {} {} (client id '{}')", ctx.peer,
+                      req.client_software_name, req.client_software_version,
+                      ctx.header.client_id.value_or(""));
+    }
     co_return protocol::make_api_versions_response();
 }
 

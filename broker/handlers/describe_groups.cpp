@@ -6,9 +6,17 @@ namespace skiff::broker {
 
 asio::awaitable<protocol::DescribeGroupsResponse> handle_describe_groups(
     RequestContext& ctx, const protocol::DescribeGroupsRequest& req) {
+    auto& groups = ctx.broker.groups();
     protocol::DescribeGroupsResponse resp;
-    for (const auto& id : req.groups)
-        resp.groups.push_back(ctx.broker.groups().describe(id));
+    for (const auto& id : req.groups) {
+        auto described = groups.describe(id);
+        // v6+ (KIP-1043): an unknown group is an error; older versions get a Dead group.
+        if (ctx.header.api_version >= 6 && !groups.state(id)) {
+            described.error_code = protocol::ErrorCode::group_id_not_found;
+            described.error_message = "Group " + id + " not found.";
+        }
+        resp.groups.push_back(std::move(described));
+    }
     co_return resp;
 }
 

@@ -1,3 +1,5 @@
+#include <spdlog/spdlog.h>
+
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_wait.h"
@@ -21,7 +23,11 @@ asio::awaitable<protocol::JoinGroupResponse> handle_join_group(
     for (const auto& proto : req.protocols)
         p.protocols.emplace_back(proto.name, proto.metadata);
     p.require_known_member_id = ctx.header.api_version >= 4;
+    p.supports_skip_assignment = ctx.header.api_version >= 9;
 
+    if (req.reason)
+        spdlog::debug("group {}: member '{}' from {} joins: {}", req.group_id, req.member_id,
+                      ctx.peer, *req.reason);
     auto& groups = ctx.broker.groups();
     const auto limit = std::chrono::milliseconds(2LL * std::max(p.rebalance_timeout_ms, 0) +
                                                  p.session_timeout_ms + 10000);
@@ -44,6 +50,7 @@ asio::awaitable<protocol::JoinGroupResponse> handle_join_group(
     resp.leader = result.leader;
     resp.member_id = result.member_id;
     resp.members = std::move(result.members);
+    resp.skip_assignment = result.skip_assignment;
     co_return resp;
 }
 

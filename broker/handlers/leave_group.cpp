@@ -1,3 +1,5 @@
+#include <spdlog/spdlog.h>
+
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -19,6 +21,9 @@ asio::awaitable<protocol::LeaveGroupResponse> handle_leave_group(
         r.member_id = m.member_id;
         r.group_instance_id = m.group_instance_id;
         r.error_code = groups.leave(req.group_id, m.member_id, m.group_instance_id);
+        if (m.reason)
+            spdlog::info("group {}: member {} from {} leaves: {}", req.group_id, m.member_id,
+                         ctx.peer, *m.reason);
         if (r.error_code == protocol::ErrorCode::coordinator_not_available)
             resp.error_code = r.error_code;
         resp.members.push_back(std::move(r));

@@ -5,25 +5,31 @@
 #include "broker/handlers/handlers.h"
 
 namespace skiff::broker {
+namespace {
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+// An empty filter lets every value through; otherwise one entry must match, ignoring case, as
+// in Kafka (states_filter since v4, types_filter since v5).
+bool passes(const std::vector<std::string>& filter, const std::string& value) {
+    return filter.empty() || std::any_of(filter.begin(), filter.end(), [&](const std::string& f) {
+               return lower(f) == lower(value);
+           });
+}
+
+}  // namespace
 
 asio::awaitable<protocol::ListGroupsResponse> handle_list_groups(
     RequestContext& ctx, const protocol::ListGroupsRequest& req) {
     protocol::ListGroupsResponse resp;
     for (auto& g : ctx.broker.groups().list()) {
-        // v4 filters by state, compared case-insensitively as Kafka does.
-        if (!req.states_filter.empty()) {
-            auto lower = [](std::string s) {
-                std::transform(s.begin(), s.end(), s.begin(),
-                               [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-                return s;
-            };
-            bool wanted =
-                std::any_of(req.states_filter.begin(), req.states_filter.end(),
-                            [&](const std::string& s) { return lower(s) == lower(g.group_state); });
-            if (!wanted)
-                continue;
-        }
-        resp.groups.push_back(std::move(g));
+        g.group_type = "classic";  // no KIP-848 consumer groups or share groups here
+        if (passes(req.states_filter, g.group_state) && passes(req.types_filter, g.group_type))
+            resp.groups.push_back(std::move(g));
     }
     co_return resp;
 }

@@ -6,25 +6,51 @@ namespace {
 
 using protocol::ErrorCode;
 
-constexpr int64_t kLatest = -1;
-constexpr int64_t kEarliest = -2;
-constexpr int64_t kMaxTimestamp = -3;  // v7+
+constexpr int64_t kLatest = protocol::kListOffsetsLatest;
+constexpr int64_t kEarliest = protocol::kListOffsetsEarliest;
+constexpr int64_t kMaxTimestamp = protocol::kListOffsetsMaxTimestamp;    // v7+
+constexpr int64_t kEarliestLocal = protocol::kListOffsetsEarliestLocal;  // v8+
+constexpr int64_t kLatestTiered = protocol::kListOffsetsLatestTiered;    // v9+
+
+// The first version that knows a special timestamp (Kafka's timestampMinSupportedVersion);
+// other timestamps, negative ones included, are searched for like any other.
+int16_t first_version_for(int64_t timestamp) {
+    switch (timestamp) {
+        case kMaxTimestamp:
+            return 7;
+        case kEarliestLocal:
+            return 8;
+        case kLatestTiered:
+            return 9;
+        default:
+            return 0;
+    }
+}
 
 protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string& topic,
-                                              const protocol::ListOffsetsPartition& p) {
+                                              const protocol::ListOffsetsPartition& p,
+                                              int16_t version) {
     protocol::ListOffsetsPartitionResponse out;
     out.partition_index = p.partition_index;
     out.timestamp = -1;
     out.offset = -1;
     out.leader_epoch = 0;
+    if (version < first_version_for(p.timestamp)) {
+        out.error_code = ErrorCode::unsupported_version;
+        out.leader_epoch = -1;
+        return out;
+    }
     auto* log = broker.logs().get({topic, p.partition_index});
     if (!log) {
         out.error_code = ErrorCode::unknown_topic_or_partition;
         return out;
     }
     out.error_code = ErrorCode::none;
-    if (p.timestamp == kEarliest) {
+    if (p.timestamp == kEarliest || p.timestamp == kEarliestLocal) {
+        // No tiered storage: the local log starts where the log does.
         out.offset = log->log_start_offset();
+    } else if (p.timestamp == kLatestTiered) {
+        out.leader_epoch = -1;  // nothing is tiered: Kafka answers offset -1, epoch -1
     } else if (p.timestamp == kLatest) {
         out.offset = log->high_watermark();
     } else if (p.timestamp == kMaxTimestamp) {
@@ -51,7 +77,7 @@ asio::awaitable<protocol::ListOffsetsResponse> handle_list_offsets(
         t.name = topic.name;
         t.partitions.reserve(topic.partitions.size());
         for (const auto& p : topic.partitions)
-            t.partitions.push_back(answer(ctx.broker, topic.name, p));
+            t.partitions.push_back(answer(ctx.broker, topic.name, p, ctx.header.api_version));
         resp.topics.push_back(std::move(t));
     }
     co_return resp;

@@ -15,8 +15,13 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
     using protocol::ErrorCode;
     Broker& broker = ctx.broker;
     auto& groups = broker.groups();
-    const ErrorCode group_error = groups.validate_commit(req.group_id, req.generation_id,
-                                                         req.member_id, req.group_instance_id);
+    ErrorCode group_error = groups.validate_commit(req.group_id, req.generation_id, req.member_id,
+                                                   req.group_instance_id);
+    // v9+: a generation for a group that does not exist is GROUP_ID_NOT_FOUND; older versions
+    // keep ILLEGAL_GENERATION (Kafka's OffsetMetadataManager.validateOffsetCommit).
+    if (group_error == ErrorCode::illegal_generation && ctx.header.api_version >= 9 &&
+        !groups.state(req.group_id))
+        group_error = ErrorCode::group_id_not_found;
     const int64_t now = storage::wall_clock_ms();
     const auto max_metadata = static_cast<size_t>(broker.config().offset_metadata_max_bytes);
     group::GroupOffsets accepted;

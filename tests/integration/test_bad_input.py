@@ -35,7 +35,8 @@ UNSUPPORTED_VERSION = 35
 UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
 
 # What skiff advertises (ApiVersions response), key: (min, max).
-EXPECTED_APIS = {0: (0, 9), 1: (4, 12), 2: (1, 7), 3: (0, 12), 18: (0, 3)}
+EXPECTED_APIS = {0: (0, 12), 1: (4, 12), 2: (1, 10), 3: (0, 12), 8: (0, 9), 9: (0, 9), 10: (0, 6),
+                 11: (0, 9), 15: (0, 6), 16: (0, 5), 18: (0, 4), 22: (0, 5)}
 
 # ---------------------------------------------------------------------------------------------
 # Wire encoding
@@ -425,6 +426,26 @@ class BadInputTest(RawBrokerTestBase):
         self.send_bad_expect_close(frame(3, -1, self.next_corr(), struct.pack(">i", -1)), "Metadata v-1")
         self.send_bad_expect_close(frame(1, 3, self.next_corr(), b""), "Fetch v3 (below supported 4)")
         self.assert_broker_healthy("unsupported Metadata versions")
+
+    def test_versions_past_the_newest_served(self):
+        # A body valid at the newest served version is answered there, and the same bytes one
+        # version later close the connection (the version alone is refused).
+        bodies = {
+            # ListGroups v5: states_filter [], types_filter [], tagged fields.
+            16: b"\x01\x01\x00",
+            # InitProducerId v5: transactional_id null, timeout, producer id -1, epoch -1, tags.
+            22: b"\x00" + struct.pack(">iqh", 60000, -1, -1) + b"\x00",
+        }
+        for key, body in bodies.items():
+            newest = EXPECTED_APIS[key][1]
+            s = self.connect()
+            corr = self.next_corr()
+            s.sendall(frame(key, newest, corr, body, flexible_header=True))
+            self.assertTrue(self.recv_response(s, corr), "api key %d v%d answered" % (key, newest))
+            s.close()
+            self.send_bad_expect_close(frame(key, newest + 1, self.next_corr(), body, flexible_header=True),
+                                       "api key %d v%d" % (key, newest + 1))
+        self.assert_broker_healthy("versions past the newest served")
 
     def check_api_list(self, apis):
         keys = [a[0] for a in apis]

@@ -130,7 +130,7 @@ TEST(ApiVersions, UnsupportedVersionAnswer) {
     EXPECT_EQ(body->error_code, ErrorCode::unsupported_version);
     bool has_api_versions = false;
     for (const ApiVersion& a : body->api_keys)
-        if (a.api_key == 18 && a.min_version == 0 && a.max_version == 3)
+        if (a.api_key == 18 && a.min_version == 0 && a.max_version == 4)
             has_api_versions = true;
     EXPECT_TRUE(has_api_versions);
 }

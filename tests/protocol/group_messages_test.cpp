@@ -85,7 +85,9 @@ TEST(GroupRoundTrip, JoinGroup) {
     req.group_instance_id = "inst";
     req.protocol_type = "consumer";
     req.protocols = {{"range", bytes_of("abc")}, {"roundrobin", bytes_of("")}};
+    req.reason = "rebalance needed";
     JoinGroupResponse resp;
+    resp.skip_assignment = true;
     resp.throttle_time_ms = 1;
     resp.generation_id = 4;
     resp.protocol_type = "consumer";
@@ -99,6 +101,8 @@ TEST(GroupRoundTrip, JoinGroup) {
             EXPECT_EQ(d.group_instance_id.has_value(), v >= 5);
             ASSERT_EQ(d.protocols.size(), 2u);
             EXPECT_EQ(d.protocols[0].metadata, bytes_of("abc"));
+            EXPECT_EQ(d.reason,
+                      v >= 8 ? std::optional<std::string>("rebalance needed") : std::nullopt);
         });
         round_trip(resp, v, [&](const JoinGroupResponse& d) {
             EXPECT_EQ(d.generation_id, 4);
@@ -107,6 +111,9 @@ TEST(GroupRoundTrip, JoinGroup) {
             ASSERT_EQ(d.members.size(), 1u);
             EXPECT_EQ(d.members[0].metadata, bytes_of("xyz"));
             EXPECT_EQ(d.members[0].group_instance_id.has_value(), v >= 5);
+            EXPECT_EQ(d.skip_assignment, v >= 9);
+            EXPECT_EQ(d.leader, "m-1");
+            EXPECT_EQ(d.member_id, "m-2");
         });
     });
     // v7+: the protocol name may be null (an error answer).
@@ -171,7 +178,7 @@ TEST(GroupRoundTrip, HeartbeatAndLeaveGroup) {
     LeaveGroupRequest leave;
     leave.group_id = "g";
     leave.member_id = "m";
-    leave.members = {{"m1", std::nullopt}, {"", "inst"}};
+    leave.members = {{"m1", std::nullopt, "closing"}, {"", "inst", std::nullopt}};
     LeaveGroupResponse lr;
     lr.throttle_time_ms = 1;
     lr.members = {{"m1", std::nullopt, ErrorCode::unknown_member_id}};
@@ -181,6 +188,9 @@ TEST(GroupRoundTrip, HeartbeatAndLeaveGroup) {
             ASSERT_EQ(d.members.size(), v >= 3 ? 2u : 0u);
             if (v >= 3) {
                 EXPECT_EQ(d.members[1].group_instance_id, "inst");
+                EXPECT_EQ(d.members[0].reason,
+                          v >= 5 ? std::optional<std::string>("closing") : std::nullopt);
+                EXPECT_FALSE(d.members[1].reason);
             }
         });
         round_trip(lr, v, [&](const LeaveGroupResponse& d) {
@@ -242,13 +252,45 @@ TEST(GroupRoundTrip, OffsetFetch) {
     p.metadata = "md";
     resp.topics = {{"t", {p}}};
     resp.error_code = ErrorCode::group_authorization_failed;
+    // v8+: the same, one entry per group, next to a group asking for every partition.
+    req.groups = {{"g", "m", 5, req.topics}, {"all", std::nullopt, -1, std::nullopt}};
+    resp.groups = {{"g", resp.topics, ErrorCode::group_authorization_failed},
+                   {"all", {}, ErrorCode::none}};
     for_each_version(ApiKey::offset_fetch, [&](int16_t v) {
         round_trip(req, v, [&](const OffsetFetchRequest& d) {
+            EXPECT_EQ(d.require_stable, v >= 7);
+            if (v >= 8) {
+                EXPECT_EQ(d.group_id, "");
+                EXPECT_FALSE(d.topics);
+                ASSERT_EQ(d.groups.size(), 2u);
+                EXPECT_EQ(d.groups[0].group_id, "g");
+                EXPECT_EQ(d.groups[0].member_id,
+                          v >= 9 ? std::optional<std::string>("m") : std::nullopt);
+                EXPECT_EQ(d.groups[0].member_epoch, v >= 9 ? 5 : -1);
+                ASSERT_TRUE(d.groups[0].topics);
+                EXPECT_EQ(d.groups[0].topics->at(0).partition_indexes,
+                          (std::vector<int32_t>{0, 1}));
+                EXPECT_FALSE(d.groups[1].topics);
+                return;
+            }
+            EXPECT_TRUE(d.groups.empty());
             ASSERT_TRUE(d.topics);
             EXPECT_EQ(d.topics->at(0).partition_indexes, (std::vector<int32_t>{0, 1}));
-            EXPECT_EQ(d.require_stable, v >= 7);
         });
         round_trip(resp, v, [&](const OffsetFetchResponse& d) {
+            EXPECT_EQ(d.throttle_time_ms, v >= 3 ? 6 : 0);
+            if (v >= 8) {
+                EXPECT_TRUE(d.topics.empty());
+                EXPECT_EQ(d.error_code, ErrorCode::none);
+                ASSERT_EQ(d.groups.size(), 2u);
+                const auto& dp = d.groups[0].topics.at(0).partitions.at(0);
+                EXPECT_EQ(dp.committed_offset, 99);
+                EXPECT_EQ(dp.committed_leader_epoch, 2);
+                EXPECT_EQ(d.groups[0].error_code, ErrorCode::group_authorization_failed);
+                EXPECT_EQ(d.groups[1].group_id, "all");
+                return;
+            }
+            EXPECT_TRUE(d.groups.empty());
             const auto& dp = d.topics.at(0).partitions.at(0);
             EXPECT_EQ(dp.committed_offset, 99);
             EXPECT_EQ(dp.committed_leader_epoch, v >= 5 ? 2 : -1);
@@ -256,7 +298,7 @@ TEST(GroupRoundTrip, OffsetFetch) {
             EXPECT_EQ(d.error_code,
                       v >= 2 ? ErrorCode::group_authorization_failed : ErrorCode::none);
         });
-        if (v >= 2) {  // null topics: every committed partition of the group
+        if (v >= 2 && v <= 7) {  // null topics: every committed partition of the group
             OffsetFetchRequest all;
             all.group_id = "g";
             round_trip(all, v, [](const OffsetFetchRequest& d) { EXPECT_FALSE(d.topics); });
@@ -276,6 +318,7 @@ TEST(GroupRoundTrip, DescribeListDeleteGroups) {
     g.protocol_data = "range";
     g.members = {{"m", "inst", "client", "/127.0.0.1", bytes_of("md"), bytes_of("as")}};
     g.authorized_operations = 12;
+    g.error_message = "not quite";
     dresp.groups = {g};
     for_each_version(ApiKey::describe_groups, [&](int16_t v) {
         round_trip(dreq, v, [&](const DescribeGroupsRequest& d) {
@@ -288,19 +331,24 @@ TEST(GroupRoundTrip, DescribeListDeleteGroups) {
             EXPECT_EQ(dg.members.at(0).member_assignment, bytes_of("as"));
             EXPECT_EQ(dg.members.at(0).group_instance_id.has_value(), v >= 4);
             EXPECT_EQ(dg.authorized_operations, v >= 3 ? 12 : INT32_MIN);
+            EXPECT_EQ(dg.error_message,
+                      v >= 6 ? std::optional<std::string>("not quite") : std::nullopt);
         });
     });
     ListGroupsRequest lreq;
     lreq.states_filter = {"Stable"};
+    lreq.types_filter = {"classic", "consumer"};
     ListGroupsResponse lresp;
-    lresp.groups = {{"a", "consumer", "Stable"}};
+    lresp.groups = {{"a", "consumer", "Stable", "classic"}};
     for_each_version(ApiKey::list_groups, [&](int16_t v) {
         round_trip(lreq, v, [&](const ListGroupsRequest& d) {
             EXPECT_EQ(d.states_filter.size(), v >= 4 ? 1u : 0u);
+            EXPECT_EQ(d.types_filter.size(), v >= 5 ? 2u : 0u);
         });
         round_trip(lresp, v, [&](const ListGroupsResponse& d) {
             EXPECT_EQ(d.groups.at(0).protocol_type, "consumer");
             EXPECT_EQ(d.groups.at(0).group_state, v >= 4 ? "Stable" : "");
+            EXPECT_EQ(d.groups.at(0).group_type, v >= 5 ? "classic" : "");
         });
     });
     DeleteGroupsRequest xreq;

@@ -210,7 +210,9 @@ TEST(RoundTrip, ProduceResponse) {
     p.log_start_offset = 10;
     p.record_errors = {{0, "bad"}, {1, std::nullopt}};
     p.error_message = "dropped";
+    p.current_leader = ProduceLeaderIdAndEpoch{3, 9};
     m.responses.push_back({"orders", {p}});
+    m.node_endpoints = {{3, "broker3", 9093, std::nullopt}, {4, "broker4", 9094, "rack-a"}};
     for_each_version(ApiKey::produce, [&](int16_t v) {
         round_trip(m, v, [&](const ProduceResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 7 : 0);
@@ -225,6 +227,17 @@ TEST(RoundTrip, ProduceResponse) {
             EXPECT_EQ(q.record_errors.size(), v >= 8 ? 2u : 0u);
             EXPECT_EQ(q.error_message,
                       v >= 8 ? std::optional<std::string>("dropped") : std::nullopt);
+            // v10+ tagged fields (KIP-951).
+            ASSERT_EQ(q.current_leader.has_value(), v >= 10);
+            ASSERT_EQ(d.node_endpoints.size(), v >= 10 ? 2u : 0u);
+            if (v >= 10) {
+                EXPECT_EQ(q.current_leader->leader_id, 3);
+                EXPECT_EQ(q.current_leader->leader_epoch, 9);
+                EXPECT_EQ(d.node_endpoints[1].host, "broker4");
+                EXPECT_EQ(d.node_endpoints[1].port, 9094);
+                EXPECT_EQ(d.node_endpoints[1].rack, "rack-a");
+                EXPECT_FALSE(d.node_endpoints[0].rack);
+            }
         });
     });
 }

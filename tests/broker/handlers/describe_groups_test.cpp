@@ -1,5 +1,5 @@
 // DescribeGroups: a stable group with its members, protocol and assignments; unknown groups
-// ("Dead"); groups that only have committed offsets ("Empty").
+// ("Dead", and from v6 GROUP_ID_NOT_FOUND); groups that only have committed offsets ("Empty").
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -9,7 +9,7 @@ namespace {
 
 using protocol::DescribeGroupsRequest;
 
-constexpr int16_t kLatest = 5;
+constexpr int16_t kLatest = 6;
 
 class DescribeGroupsTest : public GroupHandlerTest {
   protected:
@@ -50,13 +50,26 @@ TEST_F(DescribeGroupsTest, ARebalancingGroupShowsNoProtocolData) {
     EXPECT_TRUE(g.members[0].member_assignment.empty());
 }
 
-TEST_F(DescribeGroupsTest, UnknownGroupIsDeadWithoutError) {
-    auto groups = describe({"missing"});
+TEST_F(DescribeGroupsTest, UnknownGroupIsDeadWithoutErrorBeforeV6) {
+    auto groups = describe({"missing"}, 5);
     ASSERT_EQ(groups.size(), 1u);
     EXPECT_EQ(groups[0].error_code, ErrorCode::none);
+    EXPECT_FALSE(groups[0].error_message);
     EXPECT_EQ(groups[0].group_id, "missing");
     EXPECT_EQ(groups[0].group_state, "Dead");
     EXPECT_TRUE(groups[0].members.empty());
+}
+
+TEST_F(DescribeGroupsTest, UnknownGroupIsGroupIdNotFoundFromV6) {
+    stable_member("g");
+    auto groups = describe({"missing", "g"}, 6);
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].error_code, ErrorCode::group_id_not_found);
+    EXPECT_EQ(groups[0].error_message, "Group missing not found.");
+    EXPECT_EQ(groups[0].group_state, "Dead");
+    EXPECT_EQ(groups[1].error_code, ErrorCode::none);
+    EXPECT_FALSE(groups[1].error_message);
+    EXPECT_EQ(groups[1].group_state, "Stable");
 }
 
 TEST_F(DescribeGroupsTest, EmptyAfterTheLastMemberLeftAndForOffsetsOnly) {

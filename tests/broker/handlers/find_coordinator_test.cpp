@@ -1,5 +1,6 @@
 // FindCoordinator: this broker coordinates every group; a transaction coordinator lookup
-// is refused with the fatal TRANSACTIONAL_ID_AUTHORIZATION_FAILED (no transactions).
+// is refused with the fatal TRANSACTIONAL_ID_AUTHORIZATION_FAILED (no transactions), a share
+// group coordinator (v6, key type 2) with INVALID_REQUEST, as Kafka without share groups does.
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -26,17 +27,35 @@ TEST_F(FindCoordinatorTest, ThisBrokerForAGroupBeforeV4) {
 }
 
 TEST_F(FindCoordinatorTest, OneAnswerPerKeyFromV4) {
-    FindCoordinatorRequest req;
-    req.coordinator_keys = {"g1", "g2"};
-    auto r = run(handle_find_coordinator, req, 4);
-    ASSERT_EQ(r.coordinators.size(), 2u);
-    for (size_t i = 0; i < 2; ++i) {
-        EXPECT_EQ(r.coordinators[i].key, req.coordinator_keys[i]);
-        EXPECT_EQ(r.coordinators[i].error_code, ErrorCode::none);
-        EXPECT_EQ(r.coordinators[i].node_id, 1);
-        EXPECT_EQ(r.coordinators[i].host, "127.0.0.1");
-        EXPECT_EQ(r.coordinators[i].port, 9092);
+    for (int16_t v = 4; v <= 6; ++v) {
+        FindCoordinatorRequest req;
+        req.coordinator_keys = {"g1", "g2"};
+        auto r = run(handle_find_coordinator, req, v);
+        ASSERT_EQ(r.coordinators.size(), 2u);
+        for (size_t i = 0; i < 2; ++i) {
+            EXPECT_EQ(r.coordinators[i].key, req.coordinator_keys[i]);
+            EXPECT_EQ(r.coordinators[i].error_code, ErrorCode::none);
+            EXPECT_EQ(r.coordinators[i].node_id, 1);
+            EXPECT_EQ(r.coordinators[i].host, "127.0.0.1");
+            EXPECT_EQ(r.coordinators[i].port, 9092);
+        }
     }
+}
+
+TEST_F(FindCoordinatorTest, NoShareCoordinator) {
+    FindCoordinatorRequest req;
+    req.key_type = protocol::kCoordinatorKeyShare;
+    req.coordinator_keys = {"share-group"};
+    auto r = run(handle_find_coordinator, req, 6);
+    ASSERT_EQ(r.coordinators.size(), 1u);
+    EXPECT_EQ(r.coordinators[0].key, "share-group");
+    EXPECT_EQ(r.coordinators[0].error_code, ErrorCode::invalid_request);
+    EXPECT_EQ(r.coordinators[0].node_id, -1);
+    EXPECT_EQ(r.coordinators[0].port, -1);
+    // A key type nobody knows gets the same.
+    req.key_type = 7;
+    EXPECT_EQ(run(handle_find_coordinator, req, 6).coordinators.at(0).error_code,
+              ErrorCode::invalid_request);
 }
 
 TEST_F(FindCoordinatorTest, NoTransactionCoordinator) {

@@ -101,8 +101,50 @@ TEST_F(JoinGroupTest, ASecondMemberRebalancesTheGroupWhenTheFirstRejoins) {
     EXPECT_TRUE(follower->response->members.empty());  // only the leader gets the members
 }
 
+// A static member (group.instance.id) that leads a Stable group restarts and joins again with
+// an empty member id and unchanged protocols: the group keeps its assignment. From v9 (KIP-814)
+// the new incarnation learns that it leads, gets the members and skip_assignment; before v9 it
+// is answered as a follower, the leader id being its old member id.
+TEST_F(JoinGroupTest, ARestartedStaticLeaderSkipsTheAssignmentFromV9) {
+    for (int16_t v : {8, 9}) {
+        const std::string group = "static" + std::to_string(v);
+        auto req = join_request(group, "");
+        req.group_instance_id = "instance-1";
+        auto first = run(handle_join_group, req, v);  // static members need no second join
+        ASSERT_EQ(first.error_code, ErrorCode::none) << "v" << v;
+        ASSERT_EQ(first.leader, first.member_id) << "v" << v;
+        EXPECT_FALSE(first.skip_assignment) << "v" << v;
+        Member m{first.member_id, first.generation_id};
+        auto synced = run(handle_sync_group, sync_request(group, m, {{m.id, "a"}}), kSyncVersion);
+        ASSERT_EQ(synced.error_code, ErrorCode::none) << "v" << v;
+
+        req.reason = "restarted";
+        auto again = run(handle_join_group, req, v);
+        ASSERT_EQ(again.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_NE(again.member_id, m.id) << "v" << v;
+        EXPECT_EQ(again.generation_id, m.generation) << "v" << v;  // no rebalance
+        if (v >= 9) {
+            EXPECT_TRUE(again.skip_assignment);
+            EXPECT_EQ(again.leader, again.member_id);
+            ASSERT_EQ(again.members.size(), 1u);
+            EXPECT_EQ(again.members[0].member_id, again.member_id);
+            EXPECT_EQ(again.members[0].group_instance_id, "instance-1");
+        } else {
+            EXPECT_FALSE(again.skip_assignment);
+            EXPECT_EQ(again.leader, m.id);
+            EXPECT_TRUE(again.members.empty());
+        }
+        // Either way the group is Stable and the new member id syncs to the old assignment.
+        auto resync =
+            run(handle_sync_group, sync_request(group, {again.member_id, again.generation_id}),
+                kSyncVersion);
+        EXPECT_EQ(resync.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(resync.assignment, bytes_of("a")) << "v" << v;
+    }
+}
+
 TEST_F(JoinGroupTest, EverySupportedVersion) {
-    for (int16_t v = 0; v <= kJoinVersion; ++v) {
+    for (int16_t v = 0; v <= 9; ++v) {
         const std::string group = "g" + std::to_string(v);
         auto r = run(handle_join_group, join_request(group, ""), v);
         if (v >= 4) {

@@ -9,7 +9,7 @@ namespace {
 
 using protocol::LeaveGroupRequest;
 
-constexpr int16_t kLatest = 4;
+constexpr int16_t kLatest = 5;
 
 using LeaveGroupTest = GroupHandlerTest;
 
@@ -24,7 +24,7 @@ LeaveGroupRequest leave_batch(const std::string& group, std::vector<std::string>
     LeaveGroupRequest req;
     req.group_id = group;
     for (auto& m : members)
-        req.members.push_back({std::move(m), std::nullopt});
+        req.members.push_back({std::move(m), std::nullopt, "shutting down"});
     return req;
 }
 

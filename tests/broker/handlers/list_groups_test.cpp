@@ -1,5 +1,5 @@
 // ListGroups: every group with its protocol type and state, groups known only from committed
-// offsets, and the v4 state filter (case-insensitive).
+// offsets, the v4 state filter and the v5 type filter (both case-insensitive).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,14 +11,16 @@ namespace {
 
 using protocol::ListGroupsRequest;
 
-constexpr int16_t kLatest = 4;
+constexpr int16_t kLatest = 5;
 
 class ListGroupsTest : public GroupHandlerTest {
   protected:
     std::vector<protocol::ListedGroup> list(std::vector<std::string> states = {},
-                                            int16_t version = kLatest) {
+                                            int16_t version = kLatest,
+                                            std::vector<std::string> types = {}) {
         ListGroupsRequest req;
         req.states_filter = std::move(states);
+        req.types_filter = std::move(types);
         auto resp = run(handle_list_groups, req, version);
         EXPECT_EQ(resp.error_code, ErrorCode::none);
         auto groups = resp.groups;
@@ -33,7 +35,7 @@ class ListGroupsTest : public GroupHandlerTest {
         protocol::OffsetCommitRequest commit;
         commit.group_id = "simple";
         commit.topics.push_back({"t", {{0, 5, -1, -1, ""}}});
-        auto r = run(handle_offset_commit, commit, 8);
+        auto r = run(handle_offset_commit, commit, 9);
         ASSERT_EQ(r.topics[0].partitions[0].error_code, ErrorCode::none);
     }
 };
@@ -61,6 +63,22 @@ TEST_F(ListGroupsTest, StateFilterIsCaseInsensitive) {
     EXPECT_EQ(stable[0].group_id, "stable");
     EXPECT_EQ(list({"empty", "stable"}).size(), 2u);
     EXPECT_TRUE(list({"Dead"}).empty());
+}
+
+TEST_F(ListGroupsTest, EveryGroupIsClassicAndTheTypeFilterIsCaseInsensitive) {
+    two_groups();
+    auto groups = list();
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].group_type, "classic");
+    EXPECT_EQ(groups[1].group_type, "classic");
+    EXPECT_EQ(list({}, 5, {"Classic"}).size(), 2u);
+    EXPECT_TRUE(list({}, 5, {"consumer"}).empty());
+    EXPECT_TRUE(list({}, 5, {"share"}).empty());
+    EXPECT_EQ(list({}, 5, {"consumer", "CLASSIC"}).size(), 2u);
+    // Both filters apply.
+    auto stable = list({"stable"}, 5, {"classic"});
+    ASSERT_EQ(stable.size(), 1u);
+    EXPECT_EQ(stable[0].group_id, "stable");
 }
 
 TEST_F(ListGroupsTest, EverySupportedVersion) {

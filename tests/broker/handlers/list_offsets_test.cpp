@@ -1,5 +1,6 @@
 // ListOffsets: earliest (-2), latest (-1), the first offset at or after a timestamp, the max
-// timestamp (-3, v7) and unknown partitions.
+// timestamp (-3, v7), earliest local (-4, v8), latest tiered (-5, v9), special timestamps in
+// versions before theirs, and unknown partitions.
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -12,7 +13,7 @@ namespace {
 using protocol::ListOffsetsPartitionResponse;
 using protocol::ListOffsetsRequest;
 
-constexpr int16_t kLatest = 7;
+constexpr int16_t kLatest = 10;
 
 class ListOffsetsTest : public HandlerTest {
   protected:
@@ -116,6 +117,49 @@ TEST_F(ListOffsetsTest, MaxTimestamp) {
     EXPECT_EQ(max.error_code, ErrorCode::none);
     EXPECT_EQ(max.timestamp, 2002);
     EXPECT_EQ(max.offset, 4);
+}
+
+TEST_F(ListOffsetsTest, EarliestLocalIsTheLogStartWithoutTieredStorage) {
+    create_topic("t", 1, {{"segment.bytes", "100"}, {"retention.bytes", "1"}});
+    produce("t", 2, 1000);
+    produce("t", 2, 1000);
+    broker().logs().run_retention();
+    for (int16_t v : {8, 9, 10}) {
+        auto r = list("t", 0, protocol::kListOffsetsEarliestLocal, v);
+        EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(r.offset, 2) << "v" << v;
+        EXPECT_EQ(r.timestamp, -1) << "v" << v;
+    }
+}
+
+TEST_F(ListOffsetsTest, LatestTieredIsNothingWithoutTieredStorage) {
+    three_batches();
+    for (int16_t v : {9, 10}) {
+        auto r = list("t", 0, protocol::kListOffsetsLatestTiered, v);
+        EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(r.offset, -1) << "v" << v;
+        EXPECT_EQ(r.timestamp, -1) << "v" << v;
+        EXPECT_EQ(r.leader_epoch, -1) << "v" << v;
+    }
+}
+
+TEST_F(ListOffsetsTest, ASpecialTimestampBeforeItsVersionIsUnsupportedVersion) {
+    three_batches();
+    struct Case {
+        int64_t timestamp;
+        int16_t version;
+    };
+    for (auto c :
+         {Case{protocol::kListOffsetsMaxTimestamp, 6}, Case{protocol::kListOffsetsEarliestLocal, 7},
+          Case{protocol::kListOffsetsLatestTiered, 8}}) {
+        auto r = list("t", 0, c.timestamp, c.version);
+        EXPECT_EQ(r.error_code, ErrorCode::unsupported_version) << c.timestamp;
+        EXPECT_EQ(r.offset, -1) << c.timestamp;
+    }
+    // One version later each is answered.
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsMaxTimestamp, 7).offset, 4);
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsEarliestLocal, 8).offset, 0);
+    EXPECT_EQ(list("t", 0, protocol::kListOffsetsLatestTiered, 9).error_code, ErrorCode::none);
 }
 
 TEST_F(ListOffsetsTest, UnknownTopicOrPartition) {

@@ -1,6 +1,7 @@
 // OffsetCommit and OffsetFetch: a commit fetched back (offset, leader epoch, metadata), simple
 // commits of groups without members, generation and member checks, unknown partitions,
-// oversized metadata, partitions never committed and "every partition" fetches (v2+).
+// oversized metadata, partitions never committed, "every partition" fetches (v2+) and several
+// groups in one fetch (v8+).
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -12,8 +13,8 @@ using protocol::OffsetCommitRequest;
 using protocol::OffsetFetchRequest;
 using protocol::OffsetFetchResponsePartition;
 
-constexpr int16_t kCommitLatest = 8;
-constexpr int16_t kFetchLatest = 7;
+constexpr int16_t kCommitLatest = 9;
+constexpr int16_t kFetchLatest = 9;
 
 struct Commit {
     std::string topic;
@@ -52,9 +53,22 @@ class OffsetCommitTest : public GroupHandlerTest {
     OffsetFetchResponsePartition fetch(const std::string& group, const std::string& topic,
                                        int32_t partition, int16_t version = kFetchLatest) {
         OffsetFetchRequest req;
-        req.group_id = group;
-        req.topics = std::vector<protocol::OffsetFetchRequestTopic>{{topic, {partition}}};
+        std::vector<protocol::OffsetFetchRequestTopic> topics{{topic, {partition}}};
+        if (version >= 8) {
+            req.groups.push_back({group, "member", 3, topics});
+        } else {
+            req.group_id = group;
+            req.topics = topics;
+        }
         auto resp = run(handle_offset_fetch, req, version);
+        if (version >= 8) {  // one group answered, its fields in the v0-7 places for the checks
+            if (resp.groups.size() != 1)
+                throw std::runtime_error("expected one group");
+            EXPECT_EQ(resp.groups[0].group_id, group);
+            EXPECT_TRUE(resp.topics.empty());
+            resp.topics = resp.groups[0].topics;
+            resp.error_code = resp.groups[0].error_code;
+        }
         EXPECT_EQ(resp.error_code, ErrorCode::none);
         if (resp.topics.size() != 1 || resp.topics[0].partitions.size() != 1)
             throw std::runtime_error("expected one topic with one partition");
@@ -119,11 +133,23 @@ TEST_F(OffsetCommitTest, WhileTheGroupAwaitsItsAssignmentIsRebalanceInProgress) 
     EXPECT_EQ(fetch("g", "t", 0).committed_offset, -1);
 }
 
-TEST_F(OffsetCommitTest, AGenerationForAnUnknownGroupIsIllegalGeneration) {
+TEST_F(OffsetCommitTest, AGenerationForAnUnknownGroupIsIllegalGenerationBeforeV9) {
     create_topic("t");
-    EXPECT_EQ(commit("new", {{"t", 0, 5}}, {"m", 1}),
+    EXPECT_EQ(commit("new", {{"t", 0, 5}}, {"m", 1}, 8),
               std::vector<ErrorCode>{ErrorCode::illegal_generation});
     EXPECT_EQ(fetch("new", "t", 0).committed_offset, -1);
+    EXPECT_FALSE(broker().groups().state("new"));
+}
+
+TEST_F(OffsetCommitTest, AGenerationForAnUnknownGroupIsGroupIdNotFoundFromV9) {
+    create_topic("t");
+    EXPECT_EQ(commit("new", {{"t", 0, 5}}, {"m", 1}, 9),
+              std::vector<ErrorCode>{ErrorCode::group_id_not_found});
+    EXPECT_EQ(fetch("new", "t", 0).committed_offset, -1);
+    // A wrong generation of a group that exists stays ILLEGAL_GENERATION.
+    Member m = stable_member("g");
+    EXPECT_EQ(commit("g", {{"t", 0, 6}}, {m.id, m.generation + 1}, 9),
+              std::vector<ErrorCode>{ErrorCode::illegal_generation});
 }
 
 TEST_F(OffsetCommitTest, EmptyGroupIdIsInvalidGroupId) {
@@ -155,7 +181,7 @@ TEST_F(OffsetCommitTest, FetchingEveryCommittedPartition) {
     OffsetFetchRequest req;
     req.group_id = "g";
     req.topics = std::nullopt;
-    auto resp = run(handle_offset_fetch, req, kFetchLatest);
+    auto resp = run(handle_offset_fetch, req, 7);
     ASSERT_EQ(resp.topics.size(), 2u);
     EXPECT_EQ(resp.topics[0].name, "a");
     ASSERT_EQ(resp.topics[0].partitions.size(), 2u);
@@ -164,6 +190,39 @@ TEST_F(OffsetCommitTest, FetchingEveryCommittedPartition) {
     EXPECT_EQ(resp.topics[0].partitions[1].committed_offset, 11);
     EXPECT_EQ(resp.topics[1].name, "b");
     EXPECT_EQ(resp.topics[1].partitions[0].committed_offset, 20);
+}
+
+TEST_F(OffsetCommitTest, V8FetchesSeveralGroupsEachInItsOwnEntry) {
+    create_topic("a", 2);
+    commit("g1", {{"a", 0, 10}, {"a", 1, 11}});
+    commit("g2", {{"a", 1, 21}});
+    OffsetFetchRequest req;
+    req.groups.push_back({"g1", std::nullopt, -1, std::nullopt});  // every committed partition
+    req.groups.push_back(
+        {"g2", std::nullopt, -1, std::vector<protocol::OffsetFetchRequestTopic>{{"a", {0, 1}}}});
+    req.groups.push_back({"unknown", std::nullopt, -1, std::nullopt});
+    for (int16_t v : {8, 9}) {
+        auto resp = run(handle_offset_fetch, req, v);
+        EXPECT_TRUE(resp.topics.empty());
+        ASSERT_EQ(resp.groups.size(), 3u) << "v" << v;
+        const auto& g1 = resp.groups[0];
+        EXPECT_EQ(g1.group_id, "g1");
+        EXPECT_EQ(g1.error_code, ErrorCode::none);
+        ASSERT_EQ(g1.topics.size(), 1u);
+        ASSERT_EQ(g1.topics[0].partitions.size(), 2u);
+        EXPECT_EQ(g1.topics[0].partitions[0].committed_offset, 10);
+        EXPECT_EQ(g1.topics[0].partitions[1].committed_offset, 11);
+        const auto& g2 = resp.groups[1];
+        EXPECT_EQ(g2.group_id, "g2");
+        ASSERT_EQ(g2.topics.size(), 1u);
+        ASSERT_EQ(g2.topics[0].partitions.size(), 2u);
+        EXPECT_EQ(g2.topics[0].partitions[0].committed_offset, -1);
+        EXPECT_EQ(g2.topics[0].partitions[1].committed_offset, 21);
+        // A group without offsets answers nothing and no error, as Kafka does.
+        EXPECT_EQ(resp.groups[2].group_id, "unknown");
+        EXPECT_EQ(resp.groups[2].error_code, ErrorCode::none);
+        EXPECT_TRUE(resp.groups[2].topics.empty());
+    }
 }
 
 TEST_F(OffsetCommitTest, CommitsSurviveARestart) {
