@@ -29,12 +29,13 @@
     X(describe_groups,          15, DescribeGroups,          DescribeGroupsRequest,          DescribeGroupsResponse,          0,  5,  5) \
     X(list_groups,              16, ListGroups,              ListGroupsRequest,              ListGroupsResponse,              0,  4,  3) \
     X(api_versions,             18, ApiVersions,             ApiVersionsRequest,             ApiVersionsResponse,             0,  3,  3) \
-    X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  4,  5) \
-    X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  3,  4) \
+    X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  7,  5) \
+    X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  6,  4) \
     X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  4,  2) \
     X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  3,  4) \
     X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  1,  2) \
     X(create_partitions,        37, CreatePartitions,        CreatePartitionsRequest,        CreatePartitionsResponse,        0,  1,  2) \
     X(delete_groups,            42, DeleteGroups,            DeleteGroupsRequest,            DeleteGroupsResponse,            0,  2,  2) \
-    X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1)
+    X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1) \
+    X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0)
 // clang-format on
