@@ -508,8 +508,8 @@ TEST(RoundTrip, DeleteTopicsRequestAndResponse) {
     for_each_version(ApiKey::delete_topics, [&](int16_t v) {
         round_trip(m, v, [&](const DeleteTopicsRequest& d) {
             // v6 names topics in `topics` (by name or id); topic_names is gone.
-            EXPECT_EQ(d.topic_names, v < 6 ? (std::vector<std::string>{"a", "b"})
-                                            : std::vector<std::string>{});
+            EXPECT_EQ(d.topic_names,
+                      v < 6 ? (std::vector<std::string>{"a", "b"}) : std::vector<std::string>{});
             EXPECT_EQ(d.topics.size(), v >= 6 ? 1u : 0u);
             if (v >= 6) {
                 EXPECT_EQ(d.topics[0].topic_id, by_id.topic_id);

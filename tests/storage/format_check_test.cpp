@@ -136,13 +136,12 @@ TEST(FormatCheckTest, PartitionMetadataIsKafkasTextForm) {
         ASSERT_TRUE((*m)->close());
     }
     const std::regex form(R"(^version: 0\ntopic_id: ([A-Za-z0-9_-]{22})\n$)");
-    const std::string alphabet =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     std::map<std::string, std::string> id_of_topic;
     for (const auto& [topic, partition] :
          std::vector<std::pair<std::string, int>>{{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}}) {
-        const fs::path file = dir.path() / (topic + "-" + std::to_string(partition)) /
-                              "partition.metadata";
+        const fs::path file =
+            dir.path() / (topic + "-" + std::to_string(partition)) / "partition.metadata";
         std::ifstream in(file, std::ios::binary);
         const std::string text((std::istreambuf_iterator<char>(in)), {});
         std::smatch m;

@@ -15,9 +15,9 @@ using protocol::DescribeTopicPartitionsRequest;
 
 class DescribeTopicPartitionsTest : public HandlerTest {
   protected:
-    DescribeTopicPartitionsRequest request(std::vector<std::string> names, int32_t limit,
-                                           std::optional<DescribeTopicPartitionsCursor> cursor =
-                                               std::nullopt) {
+    DescribeTopicPartitionsRequest request(
+        std::vector<std::string> names, int32_t limit,
+        std::optional<DescribeTopicPartitionsCursor> cursor = std::nullopt) {
         DescribeTopicPartitionsRequest req;
         for (auto& n : names)
             req.topics.push_back({std::move(n)});
