@@ -264,8 +264,9 @@ TEST(RoundTrip, FetchRequest) {
             EXPECT_EQ(d.topics[0].topic, v <= 12 ? "orders" : "");
             EXPECT_EQ(d.topics[0].topic_id, v >= 13 ? t.topic_id : protocol::Uuid{});
             EXPECT_EQ(d.replica_state.has_value(), v >= 15);
-            if (d.replica_state)
+            if (d.replica_state) {
                 EXPECT_EQ(d.replica_state->replica_epoch, 9);
+            }
             const auto& p = d.topics[0].partitions.at(0);
             EXPECT_EQ(p.replica_directory_id,
                       v >= 17 ? std::optional<protocol::Uuid>(dir_id) : std::nullopt);
@@ -314,8 +315,9 @@ TEST(RoundTrip, FetchResponse) {
             EXPECT_EQ(d.responses[0].topic, v <= 12 ? "orders" : "");
             EXPECT_EQ(d.responses[0].topic_id, v >= 13 ? id : protocol::Uuid{});
             ASSERT_EQ(d.node_endpoints.size(), v >= 16 ? 1u : 0u);
-            if (v >= 16)
+            if (v >= 16) {
                 EXPECT_EQ(d.node_endpoints[0].host, "localhost");
+            }
             ASSERT_EQ(d.responses[0].partitions.size(), 2u);
             const auto& q = d.responses[0].partitions[0];
             EXPECT_EQ(q.high_watermark, 10);
