@@ -11,6 +11,8 @@ TopicRegistry::TopicRegistry(storage::LogManager& logs) : logs_(logs) {
         auto& topic = topics_[tp.topic];
         topic.partition_count = std::max(topic.partition_count, tp.partition + 1);
     }
+    for (auto& [name, topic] : topics_)
+        record_id_locked(name, topic);
     for (auto& [name, overrides] : read_all_topic_overrides(logs_.log_dir())) {
         auto it = topics_.find(name);
         if (it == topics_.end()) {  // the topic was deleted after its config was written
@@ -35,8 +37,34 @@ std::vector<TopicInfo> TopicRegistry::list() const {
     std::vector<TopicInfo> out;
     out.reserve(topics_.size());
     for (const auto& [name, topic] : topics_)
-        out.push_back({name, topic.partition_count});
+        out.push_back({name, topic.partition_count, topic.id});
     return out;
+}
+
+std::optional<storage::TopicId> TopicRegistry::topic_id(const std::string& topic) const {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return std::nullopt;
+    return it->second.id;
+}
+
+std::optional<TopicInfo> TopicRegistry::find_by_id(const storage::TopicId& id) const {
+    std::lock_guard lock(mutex_);
+    auto named = names_by_id_.find(id);
+    if (named == names_by_id_.end())
+        return std::nullopt;
+    auto it = topics_.find(named->second);
+    if (it == topics_.end())
+        return std::nullopt;
+    return TopicInfo{it->first, it->second.partition_count, it->second.id};
+}
+
+void TopicRegistry::record_id_locked(const std::string& topic, Topic& entry) {
+    if (auto id = logs_.topic_id(topic)) {
+        entry.id = *id;
+        names_by_id_[*id] = topic;
+    }
 }
 
 TopicRegistry::CreateResult TopicRegistry::create_partitions_locked(const std::string& topic,
@@ -95,7 +123,9 @@ TopicRegistry::CreateResult TopicRegistry::auto_create(const std::string& topic,
         return created;
     }
     failed_auto_creates_.erase(topic);
-    topics_[topic].partition_count = partitions;
+    auto& entry = topics_[topic];
+    entry.partition_count = partitions;
+    record_id_locked(topic, entry);
     return created;
 }
 
@@ -109,7 +139,9 @@ TopicRegistry::CreateResult TopicRegistry::get_or_create(const std::string& topi
     auto created = create_partitions_locked(topic, 0, partitions);
     if (created.error != ErrorCode::none)
         return created;
-    topics_[topic].partition_count = partitions;
+    auto& entry = topics_[topic];
+    entry.partition_count = partitions;
+    record_id_locked(topic, entry);
     return created;
 }
 
@@ -146,7 +178,8 @@ TopicRegistry::CreateResult TopicRegistry::create(const std::string& topic, int3
         return created;
     }
     failed_auto_creates_.erase(topic);
-    topics_[topic] = Topic{partitions, overrides};
+    auto& entry = topics_[topic] = Topic{partitions, overrides, {}};
+    record_id_locked(topic, entry);
     return created;
 }
 
@@ -155,6 +188,7 @@ ErrorCode TopicRegistry::remove(const std::string& topic) {
     auto it = topics_.find(topic);
     if (it == topics_.end())
         return ErrorCode::unknown_topic_or_partition;
+    names_by_id_.erase(it->second.id);
     topics_.erase(it);
     logs_.remove(topic);
     remove_topic_overrides(logs_.log_dir(), topic);

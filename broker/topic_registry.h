@@ -39,6 +39,7 @@ namespace skiff::broker {
 struct TopicInfo {
     std::string name;
     int32_t partition_count = 0;
+    storage::TopicId id;  // from the partitions' partition.metadata (storage/log_manager.h)
 };
 
 class TopicRegistry {
@@ -47,6 +48,10 @@ class TopicRegistry {
 
     std::optional<int32_t> partition_count(const std::string& topic) const;
     std::vector<TopicInfo> list() const;  // sorted by name
+    // Topic ids both ways: the id of a topic, and the topic holding an id (nullopt when none
+    // does, e.g. an id of a topic deleted since).
+    std::optional<storage::TopicId> topic_id(const std::string& topic) const;
+    std::optional<TopicInfo> find_by_id(const storage::TopicId& id) const;
 
     // Creates the topic with `partitions` partitions, or returns the existing count when it is
     // already there. Errors: INVALID_TOPIC_EXCEPTION for a bad name, KAFKA_STORAGE_ERROR when a
@@ -102,7 +107,10 @@ class TopicRegistry {
     struct Topic {
         int32_t partition_count = 0;
         TopicOverrides overrides;
+        storage::TopicId id;
     };
+    // After the topic's partitions were created: records its id (LogManager drew it).
+    void record_id_locked(const std::string& topic, Topic& entry);
     CreateResult create_partitions_locked(const std::string& topic, int32_t from, int32_t to);
     struct Failure {
         Clock::time_point retry_at;
@@ -115,7 +123,8 @@ class TopicRegistry {
     storage::LogManager& logs_;
     mutable std::mutex mutex_;
     std::map<std::string, Topic> topics_;
-    std::map<std::string, Failure> failed_auto_creates_;  // guarded by mutex_
+    std::map<storage::TopicId, std::string> names_by_id_;  // guarded by mutex_
+    std::map<std::string, Failure> failed_auto_creates_;   // guarded by mutex_
 };
 
 }  // namespace skiff::broker

@@ -16,7 +16,7 @@
 // clang-format off
 #define SKIFF_FOR_EACH_API(X)                                                                                     \
     X(produce,                   0, Produce,                 ProduceRequest,                 ProduceResponse,                 0, 12,  9) \
-    X(fetch,                     1, Fetch,                   FetchRequest,                   FetchResponse,                   4, 12, 12) \
+    X(fetch,                     1, Fetch,                   FetchRequest,                   FetchResponse,                   4, 17, 12) \
     X(list_offsets,              2, ListOffsets,             ListOffsetsRequest,             ListOffsetsResponse,             1, 10,  6) \
     X(metadata,                  3, Metadata,                MetadataRequest,                MetadataResponse,                0, 12,  9) \
     X(offset_commit,             8, OffsetCommit,            OffsetCommitRequest,            OffsetCommitResponse,            0,  9,  8) \
@@ -29,8 +29,8 @@
     X(describe_groups,          15, DescribeGroups,          DescribeGroupsRequest,          DescribeGroupsResponse,          0,  6,  5) \
     X(list_groups,              16, ListGroups,              ListGroupsRequest,              ListGroupsResponse,              0,  5,  3) \
     X(api_versions,             18, ApiVersions,             ApiVersionsRequest,             ApiVersionsResponse,             0,  4,  3) \
-    X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  4,  5) \
-    X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  3,  4) \
+    X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  7,  5) \
+    X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  6,  4) \
     X(delete_records,           21, DeleteRecords,           DeleteRecordsRequest,           DeleteRecordsResponse,           0,  2,  2) \
     X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  5,  2) \
     X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  4,  4) \
@@ -41,5 +41,6 @@
     X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1) \
     X(list_partition_reassignments, 46, ListPartitionReassignments,ListPartitionReassignmentsRequest,ListPartitionReassignmentsResponse, 0,  0,  0) \
     X(offset_delete,            47, OffsetDelete,            OffsetDeleteRequest,            OffsetDeleteResponse,            0,  0,  1) \
-    X(describe_cluster,         60, DescribeCluster,         DescribeClusterRequest,         DescribeClusterResponse,         0,  2,  0)
+    X(describe_cluster,         60, DescribeCluster,         DescribeClusterRequest,         DescribeClusterResponse,         0,  2,  0) \
+    X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0)
 // clang-format on

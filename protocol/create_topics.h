@@ -1,6 +1,8 @@
-// CreateTopics (key 19), versions 0-4 served (none flexible; v5 is the first flexible one).
+// CreateTopics (key 19), versions 0-7 served; flexible from 5.
 //   v1 adds validate_only and the per-topic error message; v2 throttle_time_ms;
-//   v4 lets num_partitions / replication_factor be -1 for the broker defaults.
+//   v4 lets num_partitions / replication_factor be -1 for the broker defaults; v5 answers with
+//   the topic's partition count, replication factor and every config (and the tagged
+//   topic_config_error_code); v6 changes nothing on the wire; v7 answers with the topic id.
 #pragma once
 
 #include <cstdint>
@@ -68,16 +70,44 @@ struct CreateTopicsRequest {
     }
 };
 
+struct CreatableTopicConfigs {
+    std::string name;
+    std::optional<std::string> value;
+    bool read_only = false;
+    int8_t config_source = -1;
+    bool is_sensitive = false;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("name", m.name, since(5));
+        v.field("value", m.value, since(5), nullable(since(5)));
+        v.field("read_only", m.read_only, since(5));
+        v.field("config_source", m.config_source, since(5));
+        v.field("is_sensitive", m.is_sensitive, since(5));
+    }
+};
+
 struct CreatableTopicResult {
     std::string name;
+    Uuid topic_id;
     ErrorCode error_code = ErrorCode::none;
     std::optional<std::string> error_message;
+    std::optional<int16_t> topic_config_error_code;  // tag 0, v5+
+    int32_t num_partitions = -1;
+    int16_t replication_factor = -1;
+    std::optional<std::vector<CreatableTopicConfigs>> configs;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
         v.field("name", m.name, since(0));
+        v.field("topic_id", m.topic_id, since(7));
         v.field("error_code", m.error_code, since(0));
         v.field("error_message", m.error_message, since(1), nullable(since(0)));
+        v.field("topic_config_error_code", m.topic_config_error_code, since(5),
+                tagged(0, since(5)));
+        v.field("num_partitions", m.num_partitions, since(5));
+        v.field("replication_factor", m.replication_factor, since(5));
+        v.field("configs", m.configs, since(5), nullable(since(5)));
     }
 };
 

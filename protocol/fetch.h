@@ -1,12 +1,13 @@
-// Fetch (key 1), versions 4-12 served; flexible from 12. Fields of versions 13+ that are cheap to
-// carry (topic ids) are described too; ReplicaState (15+), ReplicaDirectoryId (17+) and
-// NodeEndpoints (16+) are not, so those versions must not be advertised before they are added.
+// Fetch (key 1), versions 4-17 served; flexible from 12.
 //   Request: v4 isolation_level, v5 log_start_offset, v7 sessions (session_id 0 / epoch -1 =
 //   no session) and forgotten topics, v9 current_leader_epoch, v11 rack_id, v12
-//   last_fetched_epoch and the tagged cluster_id.
+//   last_fetched_epoch and the tagged cluster_id, v13 topic ids instead of names (topics and
+//   forgotten topics), v15 the tagged replica_state replaces replica_id, v17 the tagged
+//   replica_directory_id per partition (v14 and v16 change nothing in the request).
 //   Response: v4 last_stable_offset and nullable aborted_transactions, v5 log_start_offset,
 //   v7 top-level error_code and session_id, v11 preferred_read_replica, v12 tagged
-//   diverging_epoch / current_leader / snapshot_id.
+//   diverging_epoch / current_leader / snapshot_id, v13 topic ids instead of names, v16 the
+//   tagged node_endpoints (leaders named in current_leader; skiff, the only node, sends none).
 // Response records are a RecordSet: inline bytes then file ranges the broker sends with sendfile.
 #pragma once
 
@@ -30,6 +31,7 @@ struct FetchPartition {
     int32_t last_fetched_epoch = -1;
     int64_t log_start_offset = -1;
     int32_t partition_max_bytes = 0;
+    std::optional<Uuid> replica_directory_id;  // tag 0, v17+: brokers' follower fetches only
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -39,6 +41,7 @@ struct FetchPartition {
         v.field("last_fetched_epoch", m.last_fetched_epoch, since(12));
         v.field("log_start_offset", m.log_start_offset, since(5));
         v.field("partition_max_bytes", m.partition_max_bytes, since(0));
+        v.field("replica_directory_id", m.replica_directory_id, since(17), tagged(0, since(17)));
     }
 };
 
@@ -68,10 +71,22 @@ struct ForgottenTopic {
     }
 };
 
+struct ReplicaState {
+    int32_t replica_id = -1;
+    int64_t replica_epoch = -1;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("replica_id", m.replica_id, since(15));
+        v.field("replica_epoch", m.replica_epoch, since(15));
+    }
+};
+
 struct FetchRequest {
     static constexpr ApiKey api_key = ApiKey::fetch;
-    std::optional<std::string> cluster_id;  // tag 0
-    int32_t replica_id = -1;
+    std::optional<std::string> cluster_id;      // tag 0
+    int32_t replica_id = -1;                    // up to v14
+    std::optional<ReplicaState> replica_state;  // tag 1, v15+ (absent: a consumer)
     int32_t max_wait_ms = 0;
     int32_t min_bytes = 0;
     int32_t max_bytes = 0x7fffffff;
@@ -86,6 +101,7 @@ struct FetchRequest {
     static void describe(V& v, Self& m) {
         v.field("cluster_id", m.cluster_id, since(12), nullable(since(12)), tagged(0, since(12)));
         v.field("replica_id", m.replica_id, between(0, 14));
+        v.field("replica_state", m.replica_state, since(15), tagged(1, since(15)));
         v.field("max_wait_ms", m.max_wait_ms, since(0));
         v.field("min_bytes", m.min_bytes, since(0));
         v.field("max_bytes", m.max_bytes, since(3));
@@ -188,12 +204,28 @@ struct FetchableTopicResponse {
     }
 };
 
+struct NodeEndpoint {
+    int32_t node_id = 0;
+    std::string host;
+    int32_t port = 0;
+    std::optional<std::string> rack;
+
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("node_id", m.node_id, since(16));
+        v.field("host", m.host, since(16));
+        v.field("port", m.port, since(16));
+        v.field("rack", m.rack, since(16), nullable(since(16)));
+    }
+};
+
 struct FetchResponse {
     static constexpr ApiKey api_key = ApiKey::fetch;
     int32_t throttle_time_ms = 0;
     ErrorCode error_code = ErrorCode::none;
     int32_t session_id = 0;
     std::vector<FetchableTopicResponse> responses;
+    std::vector<NodeEndpoint> node_endpoints;  // tag 0, v16+
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -201,6 +233,7 @@ struct FetchResponse {
         v.field("error_code", m.error_code, since(7));
         v.field("session_id", m.session_id, since(7));
         v.field("responses", m.responses, since(0));
+        v.field("node_endpoints", m.node_endpoints, since(16), tagged(0, since(16)));
     }
 };
 

@@ -18,6 +18,7 @@
 //   RecordSet                                  records in responses (inline bytes + file ranges)
 //   std::vector<T> / std::optional<vector<T>>  array / nullable array (compact when flexible)
 //   a struct with describe()                   nested struct, with its own tag buffer when flexible
+//   std::optional<struct> in nullable versions  nullable struct (int8 -1 null, 1 present), untagged
 // Tagged fields go to the struct's tag buffer in their tagged versions. They are modelled as
 // std::optional<T> or std::vector<T> and written only when set / non-empty; list them in
 // ascending tag order. Null is legal only in the `nullable` versions; reading a null elsewhere is

@@ -26,6 +26,7 @@
 #include "protocol/describe_configs.h"
 #include "protocol/describe_groups.h"
 #include "protocol/describe_log_dirs.h"
+#include "protocol/describe_topic_partitions.h"
 #include "protocol/error_code.h"
 #include "protocol/fetch.h"
 #include "protocol/find_coordinator.h"

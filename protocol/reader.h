@@ -160,6 +160,16 @@ void Reader::read_value(const char* name, T& v, const FieldSpec& spec) {
         }
         read_array(name, v.emplace(), *n);
     } else if constexpr (is_optional<T>::value) {
+        using E = typename T::value_type;
+        if constexpr (requires(Reader & r, E & e) { E::describe(r, e); }) {
+            // A nullable struct outside tagged fields: int8 -1 for null, 1 for present.
+            if (!spec.tagged_in(version_) && nullable_now(spec)) {
+                if (read_int<int8_t>(name) < 0) {
+                    v.reset();
+                    return;
+                }
+            }
+        }
         // Tagged scalar or struct: present on the wire means set.
         read_value(name, v.emplace(), spec);
     } else {

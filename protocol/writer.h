@@ -134,6 +134,12 @@ void Writer::write_value(const T& v, const FieldSpec& spec) {
             for (const auto& e : *v)
                 write_value(e, FieldSpec{since(0)});
     } else if constexpr (is_optional<T>::value) {
+        using E = typename T::value_type;
+        if constexpr (requires(Writer & w, const E& e) { E::describe(w, e); }) {
+            // A nullable struct outside tagged fields: int8 -1 for null, 1 for present.
+            if (!spec.tagged_in(version_) && nullable_now(spec))
+                out_.put_int<int8_t>(v ? 1 : -1);
+        }
         if (v)
             write_value(*v, spec);
     } else {

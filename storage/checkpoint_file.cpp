@@ -27,17 +27,12 @@ Expected<void, StorageError> fsync_path(const fs::path& path, int flags) {
 
 }  // namespace
 
-Expected<void, StorageError> write_checkpoint(const fs::path& file,
-                                              const OffsetCheckpoint& offsets) {
-    std::ostringstream text;
-    text << "0\n" << offsets.size() << "\n";
-    for (const auto& [tp, offset] : offsets)
-        text << tp.topic << ' ' << tp.partition << ' ' << offset << '\n';
+Expected<void, StorageError> write_file_atomically(const fs::path& file, const std::string& text) {
     fs::path tmp = file;
     tmp += ".tmp";
     {
         std::ofstream out(tmp, std::ios::trunc);
-        out << text.str();
+        out << text;
         out.flush();
         if (!out)
             return unexpected(StorageError{StorageErrc::io_error, "write " + tmp.string()});
@@ -51,6 +46,15 @@ Expected<void, StorageError> write_checkpoint(const fs::path& file,
         return unexpected(
             StorageError{StorageErrc::io_error, "rename " + tmp.string() + ": " + ec.message()});
     return fsync_path(file.parent_path(), O_RDONLY | O_DIRECTORY);
+}
+
+Expected<void, StorageError> write_checkpoint(const fs::path& file,
+                                              const OffsetCheckpoint& offsets) {
+    std::ostringstream text;
+    text << "0\n" << offsets.size() << "\n";
+    for (const auto& [tp, offset] : offsets)
+        text << tp.topic << ' ' << tp.partition << ' ' << offset << '\n';
+    return write_file_atomically(file, text.str());
 }
 
 Expected<OffsetCheckpoint, StorageError> read_checkpoint(const fs::path& file) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <string>
 
 #include "protocol/expected.h"
 #include "storage/storage_error.h"
@@ -21,6 +22,11 @@ using OffsetCheckpoint = std::map<TopicPartition, int64_t>;
 
 inline constexpr const char* kRecoveryPointCheckpoint = "recovery-point-offset-checkpoint";
 inline constexpr const char* kLogStartOffsetCheckpoint = "log-start-offset-checkpoint";
+
+// Replaces `file` with `text` atomically: <file>.tmp, fsync, rename, fsync of the directory. A
+// crash leaves either the old file or the new one, never a torn one.
+Expected<void, StorageError> write_file_atomically(const std::filesystem::path& file,
+                                                   const std::string& text);
 
 Expected<void, StorageError> write_checkpoint(const std::filesystem::path& file,
                                               const OffsetCheckpoint& offsets);

@@ -2,7 +2,7 @@
 // the spirit of Kafka's kafka-dump-log tool, and with --verify checks them:
 //   .log        every batch sound (framing, magic 2, CRC-32C), offsets contiguous from the
 //               file's base offset, nothing after the last batch
-//   directory   offsets contiguous across segments
+//   directory   offsets contiguous across segments; partition.metadata (the topic id) parses
 //   .index      entries strictly increasing, each on a batch boundary of the matching .log
 //               whose offsets contain the entry's offset
 //   .timeindex  timestamps strictly increasing, offsets non-decreasing and inside the segment
@@ -22,6 +22,7 @@
 #include "storage/big_endian.h"
 #include "storage/log_file.h"
 #include "storage/offset_index.h"
+#include "storage/partition_metadata.h"
 #include "storage/segment_names.h"
 #include "storage/time_index.h"
 
@@ -217,9 +218,24 @@ struct Dumper {
         }
     }
 
+    // partition.metadata: the topic id, in Kafka's text form; a file that does not parse is a
+    // problem (the broker refuses to start on it).
+    void dump_partition_metadata(const fs::path& dir) {
+        auto id = read_partition_metadata(dir);
+        if (!id) {
+            problem(dir / kPartitionMetadataFile, id.error().message);
+            return;
+        }
+        if (*id)  // none: a dir of segments only, or one written before topic ids
+            std::cout << "Topic id: " << to_string(**id) << " ("
+                      << (dir / kPartitionMetadataFile).string() << ")\n";
+    }
+
     void dump_file(const fs::path& path) {
         std::string name = path.filename().string();
-        if (name.ends_with(kLogSuffix))
+        if (name == kPartitionMetadataFile)
+            dump_partition_metadata(path.parent_path());
+        else if (name.ends_with(kLogSuffix))
             dump_log(path, true, nullptr);
         else if (name.ends_with(kTimeIndexSuffix))
             dump_time_index(path);
@@ -230,6 +246,7 @@ struct Dumper {
     }
 
     void dump_dir(const fs::path& dir) {
+        dump_partition_metadata(dir);
         std::vector<fs::path> files;
         for (const auto& entry : fs::directory_iterator(dir)) {
             std::string name = entry.path().filename().string();

@@ -87,6 +87,7 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
         int64_t log_start_offset = 0;
         std::unique_ptr<PartitionLog> log;
         std::optional<StorageError> error;
+        std::optional<TopicId> topic_id;  // from partition.metadata
     };
     std::vector<Job> jobs;
     for (const auto& entry : fs::directory_iterator(log_dir, ec)) {
@@ -103,7 +104,39 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
         auto point = points.find(*tp);
         auto start = starts.find(*tp);
         jobs.push_back(Job{*tp, entry.path(), point == points.end() ? 0 : point->second,
-                           start == starts.end() ? 0 : start->second, nullptr, std::nullopt});
+                           start == starts.end() ? 0 : start->second, nullptr, std::nullopt,
+                           std::nullopt});
+    }
+    // Topic ids first, before any log is loaded: a disagreement stops the start at once.
+    std::map<std::string, const Job*> id_source;  // per topic, the first dir holding an id
+    for (auto& job : jobs) {
+        auto id = read_partition_metadata(job.dir);
+        if (!id)
+            return unexpected(StorageError{
+                id.error().code,
+                "cannot start on log dir " + log_dir.string() + ": " + id.error().message});
+        job.topic_id = *id;
+        if (!job.topic_id)
+            continue;
+        auto [first, added] = id_source.emplace(job.tp.topic, &job);
+        if (!added && *first->second->topic_id != *job.topic_id)
+            return unexpected(StorageError{
+                StorageErrc::corrupt,
+                "inconsistent topic id in " + job.dir.string() + ": its " + kPartitionMetadataFile +
+                    " holds " + to_string(*job.topic_id) + " but " + first->second->dir.string() +
+                    " of the same topic holds " + to_string(*first->second->topic_id) +
+                    " (a partition of another topic?)"});
+    }
+    for (auto& [topic, job] : id_source)
+        manager->topic_ids_[topic] = *job->topic_id;
+    for (auto& job : jobs) {  // written before topic ids existed
+        if (job.topic_id)
+            continue;
+        auto [it, added] = manager->topic_ids_.try_emplace(job.tp.topic, random_topic_id());
+        auto written = write_partition_metadata(job.dir, it->second);
+        if (!written)
+            return unexpected(written.error());
+        job.topic_id = it->second;
     }
     manager->recovery_threads_ = std::max(recovery_threads, 1);
     for_each_in_parallel(jobs.size(), manager->recovery_threads_, [&](size_t i) {
@@ -150,11 +183,16 @@ Expected<PartitionLog*, StorageError> LogManager::get_or_create(const TopicParti
     if (auto it = logs_.find(tp); it != logs_.end())
         return it->second.get();
     auto config = topic_configs_.find(tp.topic);
-    auto log = PartitionLog::open(log_dir_ / (tp.topic + "-" + std::to_string(tp.partition)),
-                                  config == topic_configs_.end() ? defaults_ : config->second,
+    const fs::path dir = log_dir_ / (tp.topic + "-" + std::to_string(tp.partition));
+    auto log = PartitionLog::open(dir, config == topic_configs_.end() ? defaults_ : config->second,
                                   clock_, true);
     if (!log)
         return unexpected(log.error());
+    auto known = topic_ids_.find(tp.topic);
+    const TopicId id = known == topic_ids_.end() ? random_topic_id() : known->second;
+    if (auto written = write_partition_metadata(dir, id); !written)
+        return unexpected(written.error());
+    topic_ids_[tp.topic] = id;
     PartitionLog* raw = log->get();
     logs_.emplace(tp, std::move(*log));
     return raw;
@@ -172,6 +210,7 @@ Expected<void, StorageError> LogManager::create_partitions(const std::string& to
         auto it = topic_configs_.find(topic);
         config = it == topic_configs_.end() ? defaults_ : it->second;
     }
+    const TopicId id = topic_id_or_new(topic);
     struct Opened {
         TopicPartition tp;
         fs::path dir;
@@ -198,9 +237,16 @@ Expected<void, StorageError> LogManager::create_partitions(const std::string& to
             break;
         }
         opened.back().log = std::move(*log);
+        if (auto written = write_partition_metadata(dir, id); !written) {
+            failure = StorageError{written.error().code,
+                                   "cannot create partition " + std::to_string(p) + " of topic " +
+                                       topic + ": " + written.error().message};
+            break;
+        }
     }
     if (!failure) {
         std::unique_lock lock(mutex_);
+        topic_ids_.try_emplace(topic, id);
         for (auto& o : opened)
             logs_.try_emplace(o.tp, std::move(o.log));  // one already there (a race) wins
         return {};
@@ -222,6 +268,25 @@ Expected<void, StorageError> LogManager::create_partitions(const std::string& to
     failure->message += " (" + std::to_string(made) + " partition director" +
                         (made == 1 ? "y" : "ies") + " created by this call removed)";
     return unexpected(*failure);
+}
+
+TopicId LogManager::topic_id_or_new(const std::string& topic) const {
+    std::shared_lock lock(mutex_);
+    auto it = topic_ids_.find(topic);
+    return it == topic_ids_.end() ? random_topic_id() : it->second;
+}
+
+std::optional<TopicId> LogManager::topic_id(const std::string& topic) const {
+    std::shared_lock lock(mutex_);
+    auto it = topic_ids_.find(topic);
+    if (it == topic_ids_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::map<std::string, TopicId> LogManager::topic_ids() const {
+    std::shared_lock lock(mutex_);
+    return topic_ids_;
 }
 
 void LogManager::clear_topic_config(const std::string& topic) {
@@ -247,6 +312,7 @@ size_t LogManager::remove(const std::string& topic) {
             it = logs_.erase(it);
         }
         topic_configs_.erase(topic);
+        topic_ids_.erase(topic);  // created again, it is another topic with another id
     }
     // Closed logs refuse appends; readers still holding slices keep their files open.
     std::vector<Removed> removed;

@@ -6,6 +6,13 @@
 //   log-start-offset-checkpoint        first offset still readable in each log
 // (formats in checkpoint_file.h).
 //
+// Every partition dir also holds partition.metadata with its topic's id (partition_metadata.h).
+// open() reads them all: a file that cannot be parsed, or a partition whose id differs from its
+// topic's other partitions, fails the open naming the directory (Kafka fails the log dir on an
+// inconsistent topic id); a partition dir without the file (written before topic ids existed)
+// gets the id of its topic's other partitions, or a new one. Partitions created later get their
+// topic's id; a topic removed and created again under the same name gets a new one.
+//
 // A deleted topic's partition dirs are renamed to <topic>-<partition>.<n>-delete at once (so
 // the topic is gone) and removed from disk by delete_removed() on the maintenance thread; a
 // leftover one (crash in between) is removed at open.
@@ -42,6 +49,7 @@
 #include "storage/checkpoint_file.h"
 #include "storage/log_config.h"
 #include "storage/partition_log.h"
+#include "storage/partition_metadata.h"
 #include "storage/storage_error.h"
 #include "storage/topic_partition.h"
 
@@ -70,6 +78,9 @@ class LogManager {
     // left as they are.
     Expected<void, StorageError> create_partitions(const std::string& topic, int32_t from,
                                                    int32_t to);
+    // The topic's id; nullopt when it has no partitions.
+    std::optional<TopicId> topic_id(const std::string& topic) const;
+    std::map<std::string, TopicId> topic_ids() const;
     // Per-topic settings: applied to the topic's open logs and to partitions created later.
     void set_topic_config(const std::string& topic, LogConfig config);
     // Forgets what set_topic_config set (a topic creation rolled back); open logs keep theirs.
@@ -101,6 +112,8 @@ class LogManager {
     LogManager(std::filesystem::path log_dir, LogConfig defaults, Clock clock)
         : log_dir_(std::move(log_dir)), defaults_(std::move(defaults)), clock_(std::move(clock)) {}
     std::vector<std::pair<TopicPartition, PartitionLog*>> logs() const;
+    // The topic's id, drawn now when it has none yet.
+    TopicId topic_id_or_new(const std::string& topic) const;
 
     std::filesystem::path log_dir_;
     LogConfig defaults_;
@@ -111,6 +124,7 @@ class LogManager {
     mutable std::shared_mutex mutex_;
     std::map<TopicPartition, std::unique_ptr<PartitionLog>> logs_;
     std::map<std::string, LogConfig> topic_configs_;  // guarded by mutex_
+    std::map<std::string, TopicId> topic_ids_;        // guarded by mutex_
     struct Removed {
         std::unique_ptr<PartitionLog> log;
         std::filesystem::path renamed_dir;

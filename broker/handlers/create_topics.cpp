@@ -4,11 +4,38 @@
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/replica_assignment.h"
+#include "broker/topic_config.h"
+#include "broker/topic_ids.h"
 
 namespace skiff::broker {
 namespace {
 
 using protocol::ErrorCode;
+
+// v5+: every config of the new topic with its source, as DescribeConfigs would show it.
+std::vector<protocol::CreatableTopicConfigs> topic_configs(const Broker& broker,
+                                                           const TopicOverrides& overrides) {
+    using protocol::ConfigSource;
+    std::vector<protocol::CreatableTopicConfigs> out;
+    out.reserve(topic_config_keys().size());
+    for (const auto& key : topic_config_keys()) {
+        protocol::CreatableTopicConfigs c;
+        c.name = std::string(key.name);
+        ConfigSource source;
+        if (auto it = overrides.find(c.name); it != overrides.end()) {
+            c.value = it->second;
+            source = ConfigSource::dynamic_topic_config;
+        } else {
+            auto fallback = broker_default(key, broker.config());
+            c.value = std::move(fallback.value);
+            source = fallback.set_by_operator ? ConfigSource::static_broker_config
+                                              : ConfigSource::default_config;
+        }
+        c.config_source = static_cast<int8_t>(source);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
 
 protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::CreatableTopic& t,
                                           bool validate_only) {
@@ -17,6 +44,7 @@ protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::C
     auto fail = [&](ErrorCode e, std::string message) {
         r.error_code = e;
         r.error_message = std::move(message);
+        r.configs.emplace();  // v5+: Kafka's default, an empty list
         return r;
     };
     int32_t partitions =
@@ -59,6 +87,13 @@ protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::C
     if (!validate_only)
         spdlog::info("created topic '{}' with {} partition(s) and {} override(s) for {}", t.name,
                      partitions, overrides.size(), ctx.peer);
+    r.num_partitions = partitions;
+    r.replication_factor = 1;
+    if (ctx.header.api_version >= 5)
+        r.configs = topic_configs(ctx.broker, overrides);
+    if (!validate_only)
+        if (auto id = ctx.broker.topics().topic_id(t.name))
+            r.topic_id = to_uuid(*id);
     return r;
 }
 
@@ -78,6 +113,7 @@ asio::awaitable<protocol::CreateTopicsResponse> handle_create_topics(
             r.name = t.name;
             r.error_code = ErrorCode::invalid_request;
             r.error_message = "topic '" + t.name + "' is listed more than once";
+            r.configs.emplace();
             resp.topics.push_back(std::move(r));
             continue;
         }

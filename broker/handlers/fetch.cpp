@@ -8,6 +8,7 @@
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_ids.h"
 
 namespace skiff::broker {
 namespace {
@@ -21,7 +22,8 @@ struct Pass {
     bool has_error = false;
 };
 
-Pass read_all(Broker& broker, const protocol::FetchRequest& req, int16_t version,
+Pass read_all(Broker& broker, const protocol::FetchRequest& req,
+              const std::vector<FetchTopicRef>& refs, int16_t version,
               protocol::FetchResponse& resp) {
     Pass pass;
     // v3+ has a response-wide limit; before that only per-partition limits existed.
@@ -29,9 +31,22 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req, int16_t version
         version >= 3 ? std::max<int64_t>(req.max_bytes, 0) : std::numeric_limits<int32_t>::max();
     resp.responses.clear();
     resp.responses.reserve(req.topics.size());
-    for (const auto& topic : req.topics) {
+    for (size_t i = 0; i < req.topics.size(); ++i) {
+        const auto& topic = req.topics[i];
+        const FetchTopicRef& ref = refs[i];
         protocol::FetchableTopicResponse t;
-        t.topic = topic.topic;
+        t.topic = ref.name;
+        t.topic_id = ref.topic_id;
+        // v13+: the topic read must still be the one the id named (deleted since: the id is
+        // unknown; deleted and re-created in between: Kafka's INCONSISTENT_TOPIC_ID).
+        ErrorCode topic_error = ref.error;
+        if (version >= 13 && topic_error == ErrorCode::none) {
+            auto now = broker.logs().topic_id(ref.name);
+            if (!now)
+                topic_error = ErrorCode::unknown_topic_id;
+            else if (to_uuid(*now) != ref.topic_id)
+                topic_error = ErrorCode::inconsistent_topic_id;
+        }
         t.partitions.reserve(topic.partitions.size());
         for (const auto& p : topic.partitions) {
             protocol::PartitionData out;
@@ -40,7 +55,13 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req, int16_t version
             out.last_stable_offset = -1;
             out.log_start_offset = -1;
             out.preferred_read_replica = -1;
-            auto* log = broker.logs().get({topic.topic, p.partition});
+            if (topic_error != ErrorCode::none) {
+                out.error_code = topic_error;
+                pass.has_error = true;
+                t.partitions.push_back(std::move(out));
+                continue;
+            }
+            auto* log = broker.logs().get({ref.name, p.partition});
             if (!log) {
                 out.error_code = ErrorCode::unknown_topic_or_partition;
                 pass.has_error = true;
@@ -90,7 +111,8 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
 
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(req.max_wait_ms, 0));
-    Pass pass = read_all(ctx.broker, req, version, resp);
+    const auto refs = resolve_fetch_topics(ctx.broker.topics(), req, version);
+    Pass pass = read_all(ctx.broker, req, refs, version, resp);
     if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0)
         co_return resp;
 
@@ -99,12 +121,12 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
     // wait still wakes it.
     auto waiter = std::make_shared<PartitionWaiters::Waiter>(co_await asio::this_coro::executor);
     std::vector<std::string> keys;
-    for (const auto& topic : req.topics)
-        for (const auto& p : topic.partitions)
-            keys.push_back(PartitionWaiters::key(topic.topic, p.partition));
+    for (size_t i = 0; i < req.topics.size(); ++i)
+        for (const auto& p : req.topics[i].partitions)
+            keys.push_back(PartitionWaiters::key(refs[i].name, p.partition));
     auto& waiters = ctx.broker.waiters();
     waiters.add(keys, waiter);
-    pass = read_all(ctx.broker, req, version, resp);
+    pass = read_all(ctx.broker, req, refs, version, resp);
     while (!pass.has_error && pass.bytes < req.min_bytes &&
            std::chrono::steady_clock::now() < deadline) {
         if (!waiter->woken) {
@@ -112,7 +134,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
             co_await waiter->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
         }
         waiter->woken = false;
-        pass = read_all(ctx.broker, req, version, resp);
+        pass = read_all(ctx.broker, req, refs, version, resp);
     }
     waiters.remove(keys, waiter);
     co_return resp;

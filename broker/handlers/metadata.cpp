@@ -1,19 +1,24 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/topic_ids.h"
 
 namespace skiff::broker {
 namespace {
 
 using protocol::ErrorCode;
 
-protocol::MetadataResponseTopic describe_topic(const Broker& broker, const std::string& name,
+protocol::MetadataResponseTopic describe_topic(Broker& broker, const std::string& name,
                                                int32_t partition_count) {
     protocol::MetadataResponseTopic topic;
     topic.error_code = ErrorCode::none;
     topic.name = name;
+    if (auto id = broker.topics().topic_id(name))
+        topic.topic_id = to_uuid(*id);
     topic.is_internal = name == group::kOffsetsTopic;
     topic.partitions.reserve(static_cast<size_t>(partition_count));
     // One broker: it leads every partition and is the whole replica set and ISR.
@@ -61,12 +66,52 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
         co_return resp;
     }
 
+    // Lookups by topic id, as Kafka's KafkaApis answers them: v10 and v11 carry the field but
+    // may not use it (a null name or a non-zero id fails the request: INVALID_REQUEST for every
+    // topic listed); from v12, once any id is non-zero the request is by id only (names and zero
+    // ids are ignored, nothing is auto-created), an unknown id answering UNKNOWN_TOPIC_ID with a
+    // null name.
+    const protocol::Uuid zero{};
+    const bool by_id = std::any_of(req.topics->begin(), req.topics->end(),
+                                   [&](const auto& t) { return t.topic_id != zero; });
+    if (version >= 10 && version < 12) {
+        const bool invalid = by_id || std::any_of(req.topics->begin(), req.topics->end(),
+                                                  [](const auto& t) { return !t.name; });
+        if (invalid) {
+            for (const auto& requested : *req.topics) {
+                auto topic = topic_error(requested.name.value_or(""), ErrorCode::invalid_request);
+                topic.topic_id = requested.topic_id;
+                resp.topics.push_back(std::move(topic));
+            }
+            co_return resp;
+        }
+    }
+    if (by_id) {
+        std::vector<protocol::Uuid> seen;  // Kafka answers each distinct id once
+        for (const auto& requested : *req.topics) {
+            if (requested.topic_id == zero ||
+                std::find(seen.begin(), seen.end(), requested.topic_id) != seen.end())
+                continue;
+            seen.push_back(requested.topic_id);
+            if (auto found = broker.topics().find_by_id(to_topic_id(requested.topic_id))) {
+                resp.topics.push_back(describe_topic(broker, found->name, found->partition_count));
+                continue;
+            }
+            protocol::MetadataResponseTopic unknown;
+            unknown.error_code = ErrorCode::unknown_topic_id;
+            unknown.name = std::nullopt;
+            unknown.topic_id = requested.topic_id;
+            resp.topics.push_back(std::move(unknown));
+        }
+        co_return resp;
+    }
+
     const auto& cfg = broker.config();
     // Before v4 there was no flag and brokers auto-created whenever configured to.
     const bool may_create =
         cfg.auto_create_topics_enable && (version < 4 || req.allow_auto_topic_creation);
     for (const auto& requested : *req.topics) {
-        if (!requested.name.has_value()) {  // lookup by topic id only: skiff has no topic ids yet
+        if (!requested.name.has_value()) {  // v12, neither name nor id: no topic can match
             resp.topics.push_back(topic_error("", ErrorCode::unknown_topic_id));
             continue;
         }

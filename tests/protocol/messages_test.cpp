@@ -252,9 +252,14 @@ TEST(RoundTrip, FetchRequest) {
     m.isolation_level = 1;
     m.session_id = 11;
     m.session_epoch = 2;
+    m.replica_state = ReplicaState{-1, 9};
     FetchTopic t;
     t.topic = "orders";
-    t.partitions.push_back({0, 5, 42, 4, 3, 1048576});
+    t.topic_id.bytes[0] = 0x42;
+    t.partitions.push_back({0, 5, 42, 4, 3, 1048576, std::nullopt});
+    protocol::Uuid dir_id;
+    dir_id.bytes[15] = 3;
+    t.partitions[0].replica_directory_id = dir_id;
     m.topics = {t};
     m.forgotten_topics_data.push_back({"old", {}, {1, 2}});
     m.rack_id = "rack-a";
@@ -268,8 +273,16 @@ TEST(RoundTrip, FetchRequest) {
             EXPECT_EQ(d.session_id, v >= 7 ? 11 : 0);
             EXPECT_EQ(d.session_epoch, v >= 7 ? 2 : -1);
             ASSERT_EQ(d.topics.size(), 1u);
-            EXPECT_EQ(d.topics[0].topic, "orders");
+            // v13 names topics by id only.
+            EXPECT_EQ(d.topics[0].topic, v <= 12 ? "orders" : "");
+            EXPECT_EQ(d.topics[0].topic_id, v >= 13 ? t.topic_id : protocol::Uuid{});
+            EXPECT_EQ(d.replica_state.has_value(), v >= 15);
+            if (d.replica_state) {
+                EXPECT_EQ(d.replica_state->replica_epoch, 9);
+            }
             const auto& p = d.topics[0].partitions.at(0);
+            EXPECT_EQ(p.replica_directory_id,
+                      v >= 17 ? std::optional<protocol::Uuid>(dir_id) : std::nullopt);
             EXPECT_EQ(p.partition, 0);
             EXPECT_EQ(p.current_leader_epoch, v >= 9 ? 5 : -1);
             EXPECT_EQ(p.fetch_offset, 42);
@@ -303,13 +316,21 @@ TEST(RoundTrip, FetchResponse) {
     empty.partition_index = 1;
     empty.error_code = ErrorCode::offset_out_of_range;
     empty.records.is_null = true;
-    m.responses.push_back({"orders", {}, {p, empty}});
+    protocol::Uuid id;
+    id.bytes[1] = 0x99;
+    m.responses.push_back({"orders", id, {p, empty}});
+    m.node_endpoints.push_back({1, "localhost", 9092, std::nullopt});
     for_each_version(ApiKey::fetch, [&](int16_t v) {
         round_trip(m, v, [&](const FetchResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, 1);
             EXPECT_EQ(d.session_id, v >= 7 ? 77 : 0);
             ASSERT_EQ(d.responses.size(), 1u);
-            EXPECT_EQ(d.responses[0].topic, "orders");
+            EXPECT_EQ(d.responses[0].topic, v <= 12 ? "orders" : "");
+            EXPECT_EQ(d.responses[0].topic_id, v >= 13 ? id : protocol::Uuid{});
+            ASSERT_EQ(d.node_endpoints.size(), v >= 16 ? 1u : 0u);
+            if (v >= 16) {
+                EXPECT_EQ(d.node_endpoints[0].host, "localhost");
+            }
             ASSERT_EQ(d.responses[0].partitions.size(), 2u);
             const auto& q = d.responses[0].partitions[0];
             EXPECT_EQ(q.high_watermark, 10);
@@ -328,6 +349,46 @@ TEST(RoundTrip, FetchResponse) {
             EXPECT_EQ(e.error_code, ErrorCode::offset_out_of_range);
             EXPECT_TRUE(e.records.is_null);
             EXPECT_FALSE(e.aborted_transactions);
+        });
+    });
+}
+
+TEST(RoundTrip, DescribeTopicPartitions) {
+    DescribeTopicPartitionsRequest m;
+    m.topics.push_back({"a"});
+    m.response_partition_limit = 7;
+    for (bool with_cursor : {false, true}) {
+        m.cursor = with_cursor ? std::optional(protocol::DescribeTopicPartitionsCursor{"a", 3})
+                               : std::nullopt;
+        for_each_version(ApiKey::describe_topic_partitions, [&](int16_t v) {
+            round_trip(m, v, [&](const DescribeTopicPartitionsRequest& d) {
+                ASSERT_EQ(d.topics.size(), 1u);
+                EXPECT_EQ(d.topics[0].name, "a");
+                EXPECT_EQ(d.response_partition_limit, 7);
+                EXPECT_EQ(d.cursor, m.cursor);
+            });
+        });
+    }
+    DescribeTopicPartitionsResponse r;
+    protocol::DescribeTopicPartitionsResponseTopic t;
+    t.name = "a";
+    t.topic_id.bytes[5] = 1;
+    protocol::DescribeTopicPartitionsResponsePartition p;
+    p.partition_index = 2;
+    p.replica_nodes = {1};
+    p.eligible_leader_replicas.emplace();
+    t.partitions = {p};
+    r.topics = {t};
+    r.next_cursor = protocol::DescribeTopicPartitionsCursor{"b", 0};
+    for_each_version(ApiKey::describe_topic_partitions, [&](int16_t v) {
+        round_trip(r, v, [&](const DescribeTopicPartitionsResponse& d) {
+            ASSERT_EQ(d.topics.size(), 1u);
+            EXPECT_EQ(d.topics[0].topic_id, t.topic_id);
+            ASSERT_EQ(d.topics[0].partitions.size(), 1u);
+            EXPECT_EQ(d.topics[0].partitions[0].partition_index, 2);
+            EXPECT_TRUE(d.topics[0].partitions[0].eligible_leader_replicas.has_value());
+            EXPECT_FALSE(d.topics[0].partitions[0].last_known_elr.has_value());
+            EXPECT_EQ(d.next_cursor, r.next_cursor);
         });
     });
 }
@@ -435,7 +496,13 @@ TEST(RoundTrip, CreateTopicsRequestAndResponse) {
     });
     CreateTopicsResponse r;
     r.throttle_time_ms = 7;
-    r.topics.push_back({"orders", ErrorCode::topic_already_exists, "exists"});
+    {
+        protocol::CreatableTopicResult t;
+        t.name = "orders";
+        t.error_code = ErrorCode::topic_already_exists;
+        t.error_message = "exists";
+        r.topics.push_back(t);
+    }
     for_each_version(ApiKey::create_topics, [&](int16_t v) {
         round_trip(r, v, [&](const CreateTopicsResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, v >= 2 ? 7 : 0);
@@ -449,20 +516,39 @@ TEST(RoundTrip, CreateTopicsRequestAndResponse) {
 TEST(RoundTrip, DeleteTopicsRequestAndResponse) {
     DeleteTopicsRequest m;
     m.topic_names = {"a", "b"};
+    protocol::DeleteTopicState by_id;
+    by_id.topic_id.bytes[3] = 7;
+    m.topics = {by_id};
     m.timeout_ms = 3000;
     for_each_version(ApiKey::delete_topics, [&](int16_t v) {
         round_trip(m, v, [&](const DeleteTopicsRequest& d) {
-            EXPECT_EQ(d.topic_names, (std::vector<std::string>{"a", "b"}));
+            // v6 names topics in `topics` (by name or id); topic_names is gone.
+            EXPECT_EQ(d.topic_names,
+                      v < 6 ? (std::vector<std::string>{"a", "b"}) : std::vector<std::string>{});
+            EXPECT_EQ(d.topics.size(), v >= 6 ? 1u : 0u);
+            if (v >= 6) {
+                EXPECT_EQ(d.topics[0].topic_id, by_id.topic_id);
+                EXPECT_FALSE(d.topics[0].name.has_value());
+            }
             EXPECT_EQ(d.timeout_ms, 3000);
         });
     });
     DeleteTopicsResponse r;
     r.throttle_time_ms = 4;
-    r.responses.push_back({"a", ErrorCode::unknown_topic_or_partition});
+    protocol::DeletableTopicResult result;
+    result.name = "a";
+    result.topic_id = by_id.topic_id;
+    result.error_code = ErrorCode::unknown_topic_or_partition;
+    result.error_message = "gone";
+    r.responses.push_back(result);
     for_each_version(ApiKey::delete_topics, [&](int16_t v) {
         round_trip(r, v, [&](const DeleteTopicsResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 4 : 0);
             EXPECT_EQ(d.responses.at(0).error_code, ErrorCode::unknown_topic_or_partition);
+            EXPECT_EQ(d.responses.at(0).name, std::optional<std::string>("a"));
+            EXPECT_EQ(d.responses.at(0).topic_id, v >= 6 ? by_id.topic_id : protocol::Uuid{});
+            EXPECT_EQ(d.responses.at(0).error_message,
+                      v >= 5 ? std::optional<std::string>("gone") : std::nullopt);
         });
     });
 }

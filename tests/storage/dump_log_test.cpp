@@ -3,9 +3,11 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "storage/partition_log.h"
+#include "storage/partition_metadata.h"
 #include "storage/segment_names.h"
 #include "tests/storage/test_batches.h"
 
@@ -115,6 +117,22 @@ TEST(DumpLogTest, VerifyRejectsAGapBetweenSegments) {
     fs::remove(logs[1]);
     auto run = dump_log("--verify " + dir.path().string());
     EXPECT_EQ(run.exit_code, 1) << run.output;
+}
+
+TEST(DumpLogTest, ShowsTheTopicIdAndVerifiesPartitionMetadata) {
+    TempDir dir;
+    write_log(dir.path());
+    TopicId id = random_topic_id();
+    ASSERT_TRUE(write_partition_metadata(dir.path(), id));
+    auto run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("Topic id: " + to_string(id)), std::string::npos) << run.output;
+    std::ofstream(dir.path() / kPartitionMetadataFile, std::ios::trunc) << "version: 7\n";
+    run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find("PROBLEM " + (dir.path() / kPartitionMetadataFile).string()),
+              std::string::npos)
+        << run.output;
 }
 
 TEST(DumpLogTest, UsageErrors) {

@@ -2,11 +2,13 @@
 // parse every file byte by byte and check the rules of the seeds.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <regex>
 
 #include "protocol/crc32c.h"
 #include "storage/big_endian.h"
+#include "storage/log_manager.h"
 #include "storage/partition_log.h"
 #include "tests/storage/test_batches.h"
 
@@ -119,6 +121,50 @@ TEST(FormatCheckTest, FilesFollowTheRules) {
     EXPECT_TRUE(saw_oversized_batch_alone);
     EXPECT_GE(index_entries, 3u);
     EXPECT_GT(time_entries, index_entries / 2);
+}
+
+// partition.metadata, read as text with its own decoder: Kafka's two lines, the id as 22
+// base64url characters (no padding) of 16 bytes, a version-4 UUID, the same in every partition
+// of a topic and different between topics.
+TEST(FormatCheckTest, PartitionMetadataIsKafkasTextForm) {
+    TempDir dir;
+    {
+        auto m = LogManager::open(dir.path(), test::small_config(1 << 20, 4096));
+        ASSERT_TRUE(m);
+        ASSERT_TRUE((*m)->create_partitions("a", 0, 3));
+        ASSERT_TRUE((*m)->create_partitions("b", 0, 1));
+        ASSERT_TRUE((*m)->close());
+    }
+    const std::regex form(R"(^version: 0\ntopic_id: ([A-Za-z0-9_-]{22})\n$)");
+    const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    std::map<std::string, std::string> id_of_topic;
+    for (const auto& [topic, partition] :
+         std::vector<std::pair<std::string, int>>{{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}}) {
+        const fs::path file =
+            dir.path() / (topic + "-" + std::to_string(partition)) / "partition.metadata";
+        std::ifstream in(file, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        std::smatch m;
+        ASSERT_TRUE(std::regex_match(text, m, form)) << file << ": " << text;
+        const std::string id = m[1];
+        std::vector<uint8_t> bytes;
+        uint32_t acc = 0;
+        int bits = 0;
+        for (char c : id) {
+            acc = (acc << 6) | static_cast<uint32_t>(alphabet.find(c));
+            bits += 6;
+            if (bits >= 8) {
+                bits -= 8;
+                bytes.push_back(static_cast<uint8_t>(acc >> bits));
+            }
+        }
+        ASSERT_EQ(bytes.size(), 16u);
+        EXPECT_EQ(acc & ((1u << bits) - 1), 0u) << "padding bits set in " << id;
+        EXPECT_EQ(bytes[6] >> 4, 4) << "not a version-4 UUID: " << id;
+        auto [it, added] = id_of_topic.emplace(topic, id);
+        EXPECT_EQ(it->second, id) << "partitions of " << topic << " disagree";
+    }
+    EXPECT_NE(id_of_topic["a"], id_of_topic["b"]);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "broker/topic_ids.h"
 #include "handler_fixture.h"
 #include "protocol/metadata.h"
 
@@ -159,13 +160,60 @@ TEST_F(MetadataTest, InvalidTopicNameWithoutAutoCreation) {
     EXPECT_EQ(resp.topics[1].error_code, ErrorCode::unknown_topic_or_partition);
 }
 
-TEST_F(MetadataTest, LookupByTopicIdIsUnknownTopicId) {
+// Kafka's KafkaApis: v10 and v11 may not look topics up by id (nor leave the name null).
+TEST_F(MetadataTest, LookupByTopicIdBeforeV12IsInvalidRequest) {
+    create_topic("a", 1);
+    for (int16_t v : {10, 11}) {
+        MetadataRequest req;
+        req.topics.emplace();
+        protocol::MetadataRequestTopic by_id;
+        by_id.name = std::nullopt;
+        by_id.topic_id = broker::to_uuid(*broker().topics().topic_id("a"));
+        req.topics->push_back(by_id);
+        auto resp = run(handle_metadata, req, v);
+        ASSERT_EQ(resp.topics.size(), 1u);
+        EXPECT_EQ(resp.topics[0].error_code, ErrorCode::invalid_request) << v;
+    }
+}
+
+TEST_F(MetadataTest, ReturnsTopicIdsAndLooksThemUpFromV12) {
+    create_topic("a", 2);
+    create_topic("b", 1);
+    auto id_a = broker().topics().topic_id("a");
+    ASSERT_TRUE(id_a);
+    EXPECT_FALSE(id_a->is_zero());
+    EXPECT_NE(*id_a, *broker().topics().topic_id("b"));
+    auto resp = run(handle_metadata, named({"a"}), 10);
+    ASSERT_EQ(resp.topics.size(), 1u);
+    EXPECT_EQ(resp.topics[0].topic_id, broker::to_uuid(*id_a));
+
     MetadataRequest req;
     req.topics.emplace();
     protocol::MetadataRequestTopic by_id;
     by_id.name = std::nullopt;
+    by_id.topic_id = broker::to_uuid(*id_a);
     req.topics->push_back(by_id);
-    auto resp = run(handle_metadata, req, 10);
+    protocol::MetadataRequestTopic unknown;
+    unknown.name = std::nullopt;
+    unknown.topic_id.bytes[0] = 0x5a;
+    req.topics->push_back(unknown);
+    resp = run(handle_metadata, req, 12);
+    ASSERT_EQ(resp.topics.size(), 2u);
+    EXPECT_EQ(resp.topics[0].error_code, ErrorCode::none);
+    EXPECT_EQ(resp.topics[0].name, std::optional<std::string>("a"));
+    EXPECT_EQ(resp.topics[0].partitions.size(), 2u);
+    EXPECT_EQ(resp.topics[1].error_code, ErrorCode::unknown_topic_id);
+    EXPECT_FALSE(resp.topics[1].name.has_value());
+    EXPECT_EQ(resp.topics[1].topic_id, unknown.topic_id);
+}
+
+TEST_F(MetadataTest, NeitherNameNorIdIsUnknownTopicId) {
+    MetadataRequest req;
+    req.topics.emplace();
+    protocol::MetadataRequestTopic neither;
+    neither.name = std::nullopt;
+    req.topics->push_back(neither);
+    auto resp = run(handle_metadata, req, 12);
     ASSERT_EQ(resp.topics.size(), 1u);
     EXPECT_EQ(resp.topics[0].error_code, ErrorCode::unknown_topic_id);
 }

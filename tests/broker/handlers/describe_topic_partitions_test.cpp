@@ -1,0 +1,76 @@
+// DescribeTopicPartitions: topics with their ids and partitions, sorted by name, in pages of at
+// most response_partition_limit partitions continued through next_cursor; unknown topics; a
+// cursor outside the named topics.
+#include <gtest/gtest.h>
+
+#include "broker/topic_ids.h"
+#include "handler_fixture.h"
+#include "protocol/describe_topic_partitions.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::DescribeTopicPartitionsCursor;
+using protocol::DescribeTopicPartitionsRequest;
+
+class DescribeTopicPartitionsTest : public HandlerTest {
+  protected:
+    DescribeTopicPartitionsRequest request(
+        std::vector<std::string> names, int32_t limit,
+        std::optional<DescribeTopicPartitionsCursor> cursor = std::nullopt) {
+        DescribeTopicPartitionsRequest req;
+        for (auto& n : names)
+            req.topics.push_back({std::move(n)});
+        req.response_partition_limit = limit;
+        req.cursor = std::move(cursor);
+        return req;
+    }
+};
+
+TEST_F(DescribeTopicPartitionsTest, OnePageWithIds) {
+    create_topic("b", 2);
+    create_topic("a", 1);
+    auto resp = run(handle_describe_topic_partitions, request({"b", "a", "missing"}, 100), 0);
+    ASSERT_EQ(resp.topics.size(), 3u);
+    EXPECT_EQ(resp.topics[0].name, std::optional<std::string>("a"));
+    EXPECT_EQ(resp.topics[0].topic_id, to_uuid(*broker().topics().topic_id("a")));
+    EXPECT_EQ(resp.topics[1].name, std::optional<std::string>("b"));
+    EXPECT_EQ(resp.topics[1].partitions.size(), 2u);
+    EXPECT_EQ(resp.topics[1].partitions[1].leader_id, broker().node_id());
+    EXPECT_EQ(resp.topics[2].name, std::optional<std::string>("missing"));
+    EXPECT_EQ(resp.topics[2].error_code, ErrorCode::unknown_topic_or_partition);
+    EXPECT_FALSE(resp.next_cursor);
+}
+
+TEST_F(DescribeTopicPartitionsTest, PagesFollowTheCursor) {
+    create_topic("a", 3);
+    create_topic("b", 1);
+    create_topic("c", 1);
+    // Every topic (none named), two partitions a page.
+    auto p1 = run(handle_describe_topic_partitions, request({}, 2), 0);
+    ASSERT_EQ(p1.topics.size(), 1u);
+    EXPECT_EQ(p1.topics[0].partitions.size(), 2u);
+    ASSERT_TRUE(p1.next_cursor);
+    EXPECT_EQ(*p1.next_cursor, (DescribeTopicPartitionsCursor{"a", 2}));
+    auto p2 = run(handle_describe_topic_partitions, request({}, 2, p1.next_cursor), 0);
+    ASSERT_EQ(p2.topics.size(), 2u);
+    EXPECT_EQ(p2.topics[0].partitions.at(0).partition_index, 2);
+    EXPECT_EQ(p2.topics[1].name, std::optional<std::string>("b"));
+    ASSERT_TRUE(p2.next_cursor);  // full before c: c from partition 0
+    EXPECT_EQ(*p2.next_cursor, (DescribeTopicPartitionsCursor{"c", 0}));
+    auto p3 = run(handle_describe_topic_partitions, request({}, 2, p2.next_cursor), 0);
+    ASSERT_EQ(p3.topics.size(), 1u);
+    EXPECT_EQ(p3.topics[0].name, std::optional<std::string>("c"));
+    EXPECT_FALSE(p3.next_cursor);
+}
+
+TEST_F(DescribeTopicPartitionsTest, ACursorOutsideTheNamedTopicsIsInvalid) {
+    create_topic("a", 1);
+    auto resp = run(handle_describe_topic_partitions,
+                    request({"a"}, 10, DescribeTopicPartitionsCursor{"z", 0}), 0);
+    ASSERT_EQ(resp.topics.size(), 1u);
+    EXPECT_EQ(resp.topics[0].error_code, ErrorCode::invalid_request);
+}
+
+}  // namespace
+}  // namespace skiff::broker::test
