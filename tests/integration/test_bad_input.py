@@ -423,7 +423,7 @@ class BadInputTest(RawBrokerTestBase):
     def test_unsupported_metadata_version(self):
         self.send_bad_expect_close(frame(3, 99, self.next_corr(), struct.pack(">i", -1)), "Metadata v99")
         self.send_bad_expect_close(frame(3, -1, self.next_corr(), struct.pack(">i", -1)), "Metadata v-1")
-        self.send_bad_expect_close(frame(1, 3, self.next_corr(), b""), "Fetch v3 (below supported 4)")
+        self.send_bad_expect_close(frame(1, 99, self.next_corr(), b""), "Fetch v99")
         self.assert_broker_healthy("unsupported Metadata versions")
 
     def check_api_list(self, apis):
