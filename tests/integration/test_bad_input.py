@@ -35,7 +35,7 @@ UNSUPPORTED_VERSION = 35
 UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
 
 # What skiff advertises (ApiVersions response), key: (min, max).
-EXPECTED_APIS = {0: (0, 9), 1: (4, 12), 2: (1, 7), 3: (0, 12), 18: (0, 3)}
+EXPECTED_APIS = {0: (0, 9), 1: (0, 12), 2: (0, 7), 3: (0, 12), 18: (0, 3)}
 
 # ---------------------------------------------------------------------------------------------
 # Wire encoding
