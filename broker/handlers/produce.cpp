@@ -44,8 +44,9 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         thread_local std::vector<std::byte> converted;
         thread_local std::vector<std::byte> scratch;
         // Decompression-bomb guard per wrapper, as for v2 batches below.
-        const size_t max_plain = static_cast<size_t>(std::clamp<int64_t>(
-            broker.config().message_max_bytes * 64, int64_t{64} << 20, int64_t{1} << 30));
+        const size_t max_plain = static_cast<size_t>(
+            std::clamp<int64_t>(static_cast<int64_t>(broker.config().message_max_bytes) * 64,
+                                int64_t{64} << 20, int64_t{1} << 30));
         auto up = protocol::legacy::up_convert(*records, max_plain, converted, scratch);
         if (!up) {
             LogThrottle::global().log(spdlog::level::warn, "produce:invalid-message-set",
