@@ -10,13 +10,17 @@ message format v0); a librdkafka consumer with the same settings reads everythin
 each kind reads the topic back: every message in order, exactly once, keys and values intact,
 timestamps where the format has them (v0 messages have none: -1 in v1 and v2), headers only from
 the v2 producer and only for the v2 consumer. Uncompressed and gzip (the codecs kafka-python has
-without extra modules).
+without extra modules). And as a raw Produce v2 shows it: a v1 message set with one bad CRC is
+answered CORRUPT_MESSAGE and stores nothing; the same set intact is stored right after.
 """
 
 import os
+import socket
+import struct
 import sys
 import time
 import unittest
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
@@ -24,6 +28,34 @@ import skiff_harness  # noqa: E402
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition  # noqa: E402
 
 ROUND = 25
+CORRUPT_MESSAGE = 2
+
+
+def message_v1(key, value, ts):
+    """One magic-1 message entry; CRC-32 (zlib) over magic..value."""
+    body = struct.pack(">bbqi", 1, 0, ts, len(key)) + key + struct.pack(">i", len(value)) + value
+    msg = struct.pack(">I", zlib.crc32(body)) + body
+    return struct.pack(">qi", 0, len(msg)) + msg
+
+
+def kstring(s):
+    return struct.pack(">h", len(s)) + s.encode()
+
+
+def raw_produce_v2(port, topic, records):
+    """Produce v2 (acks=1) of `records` to partition 0; returns (error_code, base_offset)."""
+    body = struct.pack(">hi", 1, 10000) + struct.pack(">i", 1) + kstring(topic) + struct.pack(">i", 1)
+    body += struct.pack(">ii", 0, len(records)) + records
+    header = struct.pack(">hhi", 0, 2, 7) + kstring("skiff-it-raw")
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(struct.pack(">i", len(header) + len(body)) + header + body)
+        size = struct.unpack(">i", skiff_harness.recv_exactly(s, 4))[0]
+        data = skiff_harness.recv_exactly(s, size)
+    pos = 4 + 4  # correlation id, topic count
+    name_len = struct.unpack(">h", data[pos:pos + 2])[0]
+    pos += 2 + name_len + 4  # name, partition count
+    _, error, base_offset = struct.unpack(">ihq", data[pos:pos + 14])
+    return error, base_offset
 
 
 class LegacyFormatsTest(unittest.TestCase):
@@ -126,6 +158,21 @@ class LegacyFormatsTest(unittest.TestCase):
                 self.assertEqual(r.timestamp, ts if ts is not None else -1, where)
             if fmt == 2:
                 self.assertEqual(list(r.headers), headers, where)
+
+    def test_corrupt_message_set_is_refused_and_stores_nothing(self):
+        topic = "legacy-corrupt"
+        p = self.producer()
+        self.assertEqual(p.send(topic, b"seed", partition=0).get(timeout=30).offset, 0)
+        good = message_v1(b"k1", b"first", 1000) + message_v1(b"k2", b"second", 1001)
+        bad = bytearray(good)
+        bad[-1] ^= 0x01  # the second message's value no longer matches its CRC
+        self.assertEqual(raw_produce_v2(self.broker.port, topic, bytes(bad)), (CORRUPT_MESSAGE, -1))
+        self.assertEqual(raw_produce_v2(self.broker.port, topic, good), (0, 1))
+        c = self.consumer(api_version=(0, 10, 1))
+        got = self.consume_all(c, topic, 3)
+        self.assertEqual([(r.offset, r.key, r.value, r.timestamp) for r in got],
+                         [(0, None, b"seed", got[0].timestamp), (1, b"k1", b"first", 1000),
+                          (2, b"k2", b"second", 1001)])
 
     def test_mixed_formats_on_one_topic(self):
         for compression in (None, "gzip"):
