@@ -1,3 +1,5 @@
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <asio/experimental/as_tuple.hpp>
 #include <asio/this_coro.hpp>
@@ -7,7 +9,9 @@
 
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
+#include "broker/handlers/fetch_down_convert.h"
 #include "broker/handlers/handlers.h"
+#include "broker/log_throttle.h"
 #include "broker/topic_ids.h"
 
 namespace skiff::broker {
@@ -70,7 +74,8 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
             }
             // KIP-74: the first partition that returns data may exceed the limits by one whole
             // batch, so a consumer is never stuck behind a batch bigger than its limits.
-            const bool first_data = pass.bytes == 0 && version >= 3;
+            // Fetch v0-v2 have no response-wide limit: each partition returns at least one.
+            const bool first_data = pass.bytes == 0 || version < 3;
             const int64_t limit =
                 std::min<int64_t>(std::max<int64_t>(p.partition_max_bytes, 0), budget);
             auto read = log->read(p.fetch_offset, limit, first_data);
@@ -87,12 +92,24 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
             out.high_watermark = read->high_watermark;
             out.last_stable_offset = read->high_watermark;  // no transactions: everything is stable
             out.log_start_offset = read->log_start_offset;
-            out.records.file_ranges.reserve(read->slices.size());
-            for (auto& s : read->slices)
-                out.records.file_ranges.push_back(
-                    {s.fd, s.position, s.length, std::move(s.keepalive)});
-            pass.bytes += read->total_bytes;
-            budget = std::max<int64_t>(budget - read->total_bytes, 0);
+            if (version < 4) {  // message format v0/v1: converted in memory, no sendfile
+                std::string error;
+                if (!down_convert_fetch(*read, version, p.fetch_offset, limit, out.records,
+                                        error)) {
+                    LogThrottle::global().log(spdlog::level::err, "fetch:down-convert",
+                                              "fetch v{} of {}-{}: {}", version, topic.topic,
+                                              p.partition, error);
+                    out.error_code = ErrorCode::unknown_server_error;
+                    pass.has_error = true;
+                }
+            } else {
+                out.records.file_ranges.reserve(read->slices.size());
+                for (auto& s : read->slices)
+                    out.records.file_ranges.push_back(
+                        {s.fd, s.position, s.length, std::move(s.keepalive)});
+            }
+            pass.bytes += out.records.size_bytes();
+            budget = std::max<int64_t>(budget - out.records.size_bytes(), 0);
             t.partitions.push_back(std::move(out));
         }
         resp.responses.push_back(std::move(t));

@@ -76,8 +76,15 @@ asio::awaitable<protocol::ListOffsetsResponse> handle_list_offsets(
         protocol::ListOffsetsTopicResponse t;
         t.name = topic.name;
         t.partitions.reserve(topic.partitions.size());
-        for (const auto& p : topic.partitions)
+        for (const auto& p : topic.partitions) {
             t.partitions.push_back(answer(ctx.broker, topic.name, p, ctx.header.api_version));
+            // v0 (kafka-python api_version (0, 9)) answers in old_style_offsets, at most
+            // max_num_offsets of them: the one offset later versions give.
+            auto& out = t.partitions.back();
+            if (ctx.header.api_version == 0 && out.error_code == ErrorCode::none &&
+                out.offset >= 0 && p.max_num_offsets > 0)
+                out.old_style_offsets.push_back(out.offset);
+        }
         resp.topics.push_back(std::move(t));
     }
     co_return resp;

@@ -7,6 +7,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "protocol/compression/batch_recompress.h"
+#include "protocol/legacy/up_convert.h"
 #include "protocol/record_batch.h"
 
 namespace skiff::broker {
@@ -27,7 +28,7 @@ AppendOutcome fail(ErrorCode e, std::string message) {
 
 // Validates every batch before anything is written: a refused batch stores nothing.
 AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, int32_t partition,
-                               const std::optional<std::span<const std::byte>>& records) {
+                               std::optional<std::span<const std::byte>> records) {
     Broker& broker = ctx.broker;
     if (topic == group::kOffsetsTopic)  // written only by the group coordinator
         return fail(ErrorCode::invalid_topic_exception,
@@ -37,6 +38,24 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
     if (!records || records->empty())
         return fail(ErrorCode::corrupt_message, "no records in produce request");
+    // Produce v0-v2 may carry a v0/v1 message set: converted to one record batch v2, which
+    // then takes the normal path (docs/legacy-formats.md).
+    if (ctx.header.api_version <= 2 && protocol::legacy::is_message_set(*records)) {
+        thread_local std::vector<std::byte> converted;
+        thread_local std::vector<std::byte> scratch;
+        // Decompression-bomb guard per wrapper, as for v2 batches below.
+        const size_t max_plain = static_cast<size_t>(
+            std::clamp<int64_t>(static_cast<int64_t>(broker.config().message_max_bytes) * 64,
+                                int64_t{64} << 20, int64_t{1} << 30));
+        auto up = protocol::legacy::up_convert(*records, max_plain, converted, scratch);
+        if (!up) {
+            LogThrottle::global().log(spdlog::level::warn, "produce:invalid-message-set",
+                                      "refused produce to {}-{} from {}: {}", topic, partition,
+                                      ctx.peer, up.error().message);
+            return fail(ErrorCode::corrupt_message, up.error().message);
+        }
+        records = std::span<const std::byte>(converted);
+    }
 
     // Reused by every produce on this I/O thread (nothing here suspends between fill and use).
     thread_local std::vector<protocol::BatchSummary> summaries;

@@ -3,7 +3,8 @@
 // decoder of its API at its version (or, for an unsupported version, at a supported one derived
 // from it); every decoded message must re-encode to bytes that decode and re-encode identically.
 // Produce records, and the raw input itself, go through batch validation and, with the CRC fixed
-// up so mutations get past it, record iteration.
+// up so mutations get past it, record iteration; and through v0/v1 message set up-conversion and
+// down-conversion (protocol/legacy/).
 //
 // SKIFF_FUZZ_WRITE_SEEDS=DIR writes one encoded request per supported API/version (plus a record
 // batch) into DIR at start-up; run.sh uses it to extend the corpus beyond the captured fixtures.
@@ -17,6 +18,8 @@
 
 #include "protocol/api_visit.h"
 #include "protocol/crc32c.h"
+#include "protocol/legacy/down_convert.h"
+#include "protocol/legacy/up_convert.h"
 #include "protocol/protocol.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_builder.h"
@@ -40,6 +43,12 @@ void exercise_records(std::span<const std::byte> bytes) {
         sp::wire::store_be<uint32_t>(copy.data() + sp::kBatchCrcOffset, sp::crc32c(covered));
     }
     (void)sp::read_records(copy);
+    // Message format v0/v1: up-conversion (parse, CRC, wrappers) and down-conversion of the v2
+    // batch with its CRC fixed, into small bounded buffers.
+    std::vector<std::byte> out, scratch;
+    (void)sp::legacy::up_convert(bytes, 1 << 20, out, scratch);
+    out.clear();
+    (void)sp::legacy::down_convert(copy, 1, 0, 1 << 16, 1 << 20, scratch, out);
 }
 
 template <class Msg>
@@ -114,6 +123,12 @@ void write_all_seeds(const std::string& dir) {
     pr.timeout_ms = 1000;
     pr.topic_data.push_back({"orders", {{0, std::span<const std::byte>(batch_storage)}}});
     write_seeds(dir, pr, "produce");
+    std::vector<std::byte> message_set;
+    const auto key = std::as_bytes(std::span("key", 3));
+    const auto value = std::as_bytes(std::span("value", 5));
+    sp::legacy::append_message(message_set, 0, 0, 0, -1, key, value);
+    sp::legacy::append_message(message_set, 1, 1, 0, 1000, std::nullopt, value);
+    write_file(dir + "/seed_message_set.bin", message_set);
     sp::FetchRequest fr;
     fr.topics.push_back({"orders", {}, {{0, -1, 5, -1, -1, 1 << 20}}});
     fr.forgotten_topics_data.push_back({"gone", {}, {1}});

@@ -35,8 +35,9 @@ UNSUPPORTED_VERSION = 35
 UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
 
 # What skiff advertises (ApiVersions response), key: (min, max).
-EXPECTED_APIS = {0: (0, 12), 1: (4, 17), 2: (1, 10), 3: (0, 12), 8: (0, 9), 9: (0, 9), 10: (0, 6),
-                 11: (0, 9), 15: (0, 6), 16: (0, 5), 18: (0, 4), 19: (0, 7), 20: (0, 6), 22: (0, 5)}
+EXPECTED_APIS = {0: (0, 12), 1: (0, 17), 2: (0, 10), 3: (0, 12), 8: (0, 9), 9: (0, 9), 10: (0, 6),
+                 11: (0, 9), 15: (0, 6), 16: (0, 5), 18: (0, 4), 19: (0, 7), 20: (0, 6), 21: (0, 2),
+                 22: (0, 5), 35: (0, 4), 46: (0, 0), 47: (0, 0), 60: (0, 2), 75: (0, 0)}
 
 # ---------------------------------------------------------------------------------------------
 # Wire encoding
@@ -424,7 +425,7 @@ class BadInputTest(RawBrokerTestBase):
     def test_unsupported_metadata_version(self):
         self.send_bad_expect_close(frame(3, 99, self.next_corr(), struct.pack(">i", -1)), "Metadata v99")
         self.send_bad_expect_close(frame(3, -1, self.next_corr(), struct.pack(">i", -1)), "Metadata v-1")
-        self.send_bad_expect_close(frame(1, 3, self.next_corr(), b""), "Fetch v3 (below supported 4)")
+        self.send_bad_expect_close(frame(1, 99, self.next_corr(), b""), "Fetch v99")
         self.assert_broker_healthy("unsupported Metadata versions")
 
     def test_versions_past_the_newest_served(self):
