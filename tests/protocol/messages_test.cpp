@@ -498,11 +498,11 @@ TEST(RoundTrip, CreateTopicsRequestAndResponse) {
     CreateTopicsResponse r;
     r.throttle_time_ms = 7;
     {
-        protocol::CreatableTopicResult t;
-        t.name = "orders";
-        t.error_code = ErrorCode::topic_already_exists;
-        t.error_message = "exists";
-        r.topics.push_back(t);
+        protocol::CreatableTopicResult result;
+        result.name = "orders";
+        result.error_code = ErrorCode::topic_already_exists;
+        result.error_message = "exists";
+        r.topics.push_back(result);
     }
     for_each_version(ApiKey::create_topics, [&](int16_t v) {
         round_trip(r, v, [&](const CreateTopicsResponse& d) {

@@ -95,7 +95,7 @@ TEST_F(TopicIdsTest, DeleteTopicsV6ByIdAndByName) {
     by_name.name = "b";
     protocol::DeleteTopicState both;
     both.name = "c";
-    both.topic_id = id_a;
+    both.topic_id.bytes[4] = 1;  // any non-zero id
     protocol::DeleteTopicState neither;
     protocol::DeleteTopicState unknown;
     unknown.topic_id.bytes[2] = 9;
