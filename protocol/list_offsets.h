@@ -1,5 +1,6 @@
-// ListOffsets (key 2), versions 1-10 served; flexible from 6.
-//   v0 (described for completeness, not served): max_num_offsets and old_style_offsets.
+// ListOffsets (key 2), versions 0-10 served; flexible from 6.
+//   v0 (kafka-python api_version (0, 9)): max_num_offsets in, old_style_offsets out (skiff
+//   answers the one offset later versions give).
 //   v2 adds isolation_level and throttle_time_ms; v4 current_leader_epoch / leader_epoch;
 //   v7 allows timestamp -3 (max timestamp). Timestamps -1 = latest, -2 = earliest.
 //   v8 allows -4 (earliest local, KIP-405) and v9 -5 (latest tiered, KIP-1005): without tiered

@@ -1,0 +1,79 @@
+"""@platformatic/kafka (Node.js; speaks only new API versions) against the real skiff binary.
+
+    /usr/bin/python3 test_node_platformatic.py /path/to/skiff
+
+The client is pinned in node/package.json and node/package-lock.json and installed with `npm ci`
+into the build directory (next to the skiff binary, `node-clients/`), once per lock file. Its
+script, node/platformatic_kafka.mjs, checks metadata with topic ids, CreateTopics v7 and
+DeleteTopics v6, idempotent produce, consuming from the beginning, ListOffsets (earliest, latest,
+by timestamp), and a consumer group that commits and is resumed by a new member.
+
+Skips, saying why, when Node.js is missing or older than the pinned version needs (1.35.0 is the
+last release that runs on Node 20; later ones need Node 22). A failing `npm ci` (no registry)
+fails the test: CI must run it.
+"""
+
+import filecmp
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skiff_harness  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NODE_SRC = os.path.join(HERE, "node")
+MIN_NODE = (20, 19, 4)  # @platformatic/kafka 1.35.0's engines field
+
+
+def node_version():
+    node = shutil.which("node")
+    if node is None:
+        return None
+    out = subprocess.run([node, "--version"], capture_output=True, text=True, check=True).stdout
+    return tuple(int(x) for x in out.strip().lstrip("v").split(".")[:3])
+
+
+def install_dir():
+    """node-clients/ in the build directory (the skiff binary is build/broker/skiff)."""
+    build = os.path.dirname(os.path.dirname(skiff_harness.binary()))
+    return os.path.join(build, "node-clients")
+
+
+def install_clients():
+    dest = install_dir()
+    os.makedirs(dest, exist_ok=True)
+    lock_src = os.path.join(NODE_SRC, "package-lock.json")
+    lock_dst = os.path.join(dest, "package-lock.json")
+    fresh = os.path.isdir(os.path.join(dest, "node_modules")) and os.path.exists(lock_dst) and \
+        filecmp.cmp(lock_src, lock_dst, shallow=False)
+    for name in ("package.json", "package-lock.json", "platformatic_kafka.mjs"):
+        shutil.copyfile(os.path.join(NODE_SRC, name), os.path.join(dest, name))
+    if not fresh:
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dest,
+                       check=True, timeout=240)
+    return dest
+
+
+class PlatformaticKafkaTest(unittest.TestCase):
+    def test_admin_produce_consume_group_offsets(self):
+        version = node_version()
+        if version is None:
+            self.skipTest("SKIPPED: node is not installed")
+        if version < MIN_NODE:
+            self.skipTest("SKIPPED: node %s is older than %s, which @platformatic/kafka 1.35.0 needs"
+                          % (".".join(map(str, version)), ".".join(map(str, MIN_NODE))))
+        dest = install_clients()
+        with skiff_harness.Broker({"num.partitions": "3"}) as broker:
+            proc = subprocess.run(["node", "platformatic_kafka.mjs", broker.bootstrap], cwd=dest,
+                                  capture_output=True, text=True, timeout=240)
+            sys.stdout.write(proc.stdout)
+            sys.stderr.write(proc.stderr)
+            self.assertEqual(proc.returncode, 0, "the @platformatic/kafka script failed")
+            self.assertIn("ok: @platformatic/kafka against skiff", proc.stdout)
+
+
+if __name__ == "__main__":
+    skiff_harness.run_tests()
