@@ -1,14 +1,14 @@
 // Fetch (key 1), versions 0-17 served; flexible from 12.
-//   Request: v3 max_bytes (v0-v2 have only per-partition limits); v4 isolation_level, v5 log_start_offset, v7 sessions (session_id 0 / epoch -1 =
-//   no session) and forgotten topics, v9 current_leader_epoch, v11 rack_id, v12
-//   last_fetched_epoch and the tagged cluster_id, v13 topic ids instead of names (topics and
-//   forgotten topics), v15 the tagged replica_state replaces replica_id, v17 the tagged
-//   replica_directory_id per partition (v14 and v16 change nothing in the request).
-//   Response: v4 last_stable_offset and nullable aborted_transactions, v5 log_start_offset,
-//   v7 top-level error_code and session_id, v11 preferred_read_replica, v12 tagged
-//   diverging_epoch / current_leader / snapshot_id, v13 topic ids instead of names, v16 the
+//   Request: v3 max_bytes (v0-v2 have only per-partition limits), v4 isolation_level, v5
+//   log_start_offset, v7 sessions (session_id 0 / epoch -1 = no session) and forgotten topics,
+//   v9 current_leader_epoch, v11 rack_id, v12 last_fetched_epoch and the tagged cluster_id, v13
+//   topic ids instead of names (topics and forgotten topics), v15 the tagged replica_state
+//   replaces replica_id, v17 the tagged replica_directory_id per partition (v14 and v16 change
+//   nothing in the request).
+//   Response: v1 throttle_time_ms, v4 last_stable_offset and nullable aborted_transactions, v5
+//   log_start_offset, v7 top-level error_code and session_id, v11 preferred_read_replica, v12
+//   tagged diverging_epoch / current_leader / snapshot_id, v13 topic ids instead of names, v16 the
 //   tagged node_endpoints (leaders named in current_leader; skiff, the only node, sends none).
-//   Response: v1 throttle_time_ms (v0 has none).
 // Response records are a RecordSet: inline bytes then file ranges the broker sends with sendfile.
 // Fetch v0-v3 answers carry down-converted message sets instead (broker/handlers/
 // fetch_down_convert.h): magic 0 for v0-v1, magic 1 for v2-v3.
