@@ -156,20 +156,20 @@ await offsetsReader.close()
 step('Group consumer: read half, commit, close; a new member of the group resumes after it')
 const group = `group-${run}`
 const half = sent.length / 2
-const first = new Consumer({
-  clientId: 'skiff-group-1',
-  groupId: group,
-  deserializers: stringDeserializers,
-  ...base
-})
-const firstStream = await first.consume({
-  topics: [topic],
-  mode: 'committed',
-  fallbackMode: 'earliest',
-  autocommit: false,
-  sessionTimeout: 10000,
-  heartbeatInterval: 500
-})
+// A member of the group that starts at the group's committed offsets (earliest without one).
+async function groupMember (clientId) {
+  const consumer = new Consumer({ clientId, groupId: group, deserializers: stringDeserializers, ...base })
+  const stream = await consumer.consume({
+    topics: [topic],
+    mode: 'committed',
+    fallbackMode: 'earliest',
+    autocommit: false,
+    sessionTimeout: 10000,
+    heartbeatInterval: 500
+  })
+  return [consumer, stream]
+}
+const [first, firstStream] = await groupMember('skiff-group-1')
 const firstHalf = await take(firstStream, half, 'group first half')
 // Commit, per partition, the offset after the last message read there.
 const commits = new Map()
@@ -186,20 +186,7 @@ await first.close()
 const readFirst = new Set(firstHalf.map(m => `${m.partition}/${m.offset}`))
 let rest = 0n
 for (let p = 0; p < 3; p++) rest += latest.get(topic)[p] - (commits.get(p) ?? 0n)
-const second = new Consumer({
-  clientId: 'skiff-group-2',
-  groupId: group,
-  deserializers: stringDeserializers,
-  ...base
-})
-const secondStream = await second.consume({
-  topics: [topic],
-  mode: 'committed',
-  fallbackMode: 'earliest',
-  autocommit: false,
-  sessionTimeout: 10000,
-  heartbeatInterval: 500
-})
+const [second, secondStream] = await groupMember('skiff-group-2')
 const secondHalf = await take(secondStream, Number(rest), 'group resume')
 for (const m of secondHalf) {
   assert.ok(!readFirst.has(`${m.partition}/${m.offset}`), `re-read ${m.partition}/${m.offset} after commit`)
