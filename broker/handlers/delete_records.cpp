@@ -3,6 +3,7 @@
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_registry.h"
 #include "storage/log_manager.h"
 
 namespace skiff::broker {
@@ -23,7 +24,10 @@ asio::awaitable<protocol::DeleteRecordsResponse> handle_delete_records(
             protocol::DeleteRecordsPartitionResult r;
             r.partition_index = p.partition_index;
             auto* log = ctx.broker.logs().get({topic.name, p.partition_index});
-            if (!log) {
+            if (TopicRegistry::is_internal(topic.name)) {
+                // As Kafka: __consumer_offsets' records are the group offsets themselves.
+                r.error_code = ErrorCode::invalid_topic_exception;
+            } else if (!log) {
                 r.error_code = ErrorCode::unknown_topic_or_partition;
             } else if (auto start = log->delete_records_before(p.offset)) {
                 r.low_watermark = *start;

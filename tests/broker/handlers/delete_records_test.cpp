@@ -1,7 +1,8 @@
 // DeleteRecords: the log start offset moves to the offset asked for (-1: the high watermark),
 // never back; fetches below it are OFFSET_OUT_OF_RANGE, ListOffsets EARLIEST answers it; sealed
 // segments wholly below it are deleted; an offset beyond the high watermark and an unknown
-// partition get Kafka's errors; the new start survives a crash (restart without close).
+// partition get Kafka's errors (internal topics: INVALID_TOPIC_EXCEPTION); the new start survives a
+// crash (restart without close).
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -47,7 +48,10 @@ class DeleteRecordsTest : public HandlerTest {
         req.max_wait_ms = 0;
         protocol::FetchTopic topic;
         topic.topic = "t";
-        topic.partitions.push_back({0, -1, offset, -1, -1, 1 << 20});
+        protocol::FetchPartition partition;
+        partition.fetch_offset = offset;
+        partition.partition_max_bytes = 1 << 20;
+        topic.partitions.push_back(partition);
         req.topics.push_back(topic);
         return run(handle_fetch, req, 12).responses[0].partitions[0].error_code;
     }
@@ -94,6 +98,7 @@ TEST_F(DeleteRecordsTest, ErrorsAsKafkaAnswersThem) {
     EXPECT_EQ(remove("t", 0, -7).error_code, ErrorCode::offset_out_of_range);
     EXPECT_EQ(remove("t", 3, 1).error_code, ErrorCode::unknown_topic_or_partition);
     EXPECT_EQ(remove("missing", 0, 1).error_code, ErrorCode::unknown_topic_or_partition);
+    EXPECT_EQ(remove("__consumer_offsets", 0, 0).error_code, ErrorCode::invalid_topic_exception);
     EXPECT_EQ(earliest(), 0);
 }
 
