@@ -38,6 +38,7 @@ ErrorCode to_error_code(protocol::BatchErrc e) {
         case protocol::BatchErrc::crc_mismatch:
         case protocol::BatchErrc::invalid_count:
         case protocol::BatchErrc::invalid_codec:
+        case protocol::BatchErrc::invalid_offset:
             return ErrorCode::corrupt_message;
     }
     return ErrorCode::corrupt_message;

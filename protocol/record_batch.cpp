@@ -109,6 +109,13 @@ Expected<BatchHeader, BatchError> check_batch_framing(std::span<const std::byte>
                                 "record batch count " + std::to_string(h.records_count) +
                                     " inconsistent with last offset delta " +
                                     std::to_string(h.last_offset_delta)));
+    // Every reader computes the next offset as last_offset() + 1; a batch whose offsets run past
+    // int64 would make that overflow. Kafka's offsets never get there, so such a batch is corrupt.
+    if (h.base_offset > std::numeric_limits<int64_t>::max() - 1 - h.last_offset_delta)
+        return unexpected(error(BatchErrc::invalid_offset,
+                                "record batch base offset " + std::to_string(h.base_offset) +
+                                    " with last offset delta " +
+                                    std::to_string(h.last_offset_delta) + " runs past 2^63-1"));
     return h;
 }
 

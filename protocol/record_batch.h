@@ -85,6 +85,7 @@ enum class BatchErrc {
     crc_mismatch,    // CRC-32C over Attributes..end does not match
     invalid_count,   // RecordsCount / LastOffsetDelta inconsistent
     invalid_codec,   // compression codec outside 0..4
+    invalid_offset,  // BaseOffset + LastOffsetDelta + 1 past 2^63 - 1
     empty,           // no batch at all
 };
 

@@ -45,6 +45,20 @@ struct Record {
     std::vector<RecordHeader> headers;
 };
 
+// A record's absolute timestamp. Java's long arithmetic wraps, and Kafka reads a delta that
+// overflows the same way; done in unsigned arithmetic so that a hostile batch cannot make it
+// undefined behaviour here.
+inline int64_t record_timestamp(const BatchHeader& h, const Record& r) {
+    return static_cast<int64_t>(static_cast<uint64_t>(h.base_timestamp) +
+                                static_cast<uint64_t>(r.timestamp_delta));
+}
+
+// A record's absolute offset: the iterator bounds offset_delta by LastOffsetDelta and the
+// framing check bounds that, so this cannot overflow.
+inline int64_t record_offset(const BatchHeader& h, const Record& r) {
+    return h.base_offset + r.offset_delta;
+}
+
 struct RecordError {
     size_t position = 0;  // byte offset within the batch
     std::string message;

@@ -16,9 +16,9 @@ std::optional<TimestampAndOffset> first_record_at_or_after(std::span<const std::
         auto record = records->next();
         if (!record || !*record)
             return std::nullopt;
-        const int64_t ts = header.base_timestamp + (*record)->timestamp_delta;
+        const int64_t ts = protocol::record_timestamp(header, **record);
         if (ts >= target)
-            return TimestampAndOffset{ts, header.base_offset + (*record)->offset_delta};
+            return TimestampAndOffset{ts, protocol::record_offset(header, **record)};
     }
 }
 

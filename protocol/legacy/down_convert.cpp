@@ -80,7 +80,7 @@ Expected<DownConverted, LegacyError> down_convert(std::span<const std::byte> bat
             if (!*rec)
                 break;
             const Record& r = **rec;
-            const int64_t offset = h->base_offset + r.offset_delta;
+            const int64_t offset = record_offset(*h, r);
             if (offset < first_offset)
                 continue;
             const size_t entry = kLogOverhead + message_size(to_magic, r.key, r.value);
@@ -89,7 +89,7 @@ Expected<DownConverted, LegacyError> down_convert(std::span<const std::byte> bat
                 return result;
             }
             const int64_t timestamp =
-                h->log_append_time() ? h->max_timestamp : h->base_timestamp + r.timestamp_delta;
+                h->log_append_time() ? h->max_timestamp : record_timestamp(*h, r);
             append_message(out, to_magic, offset, attributes, timestamp, r.key, r.value);
             written += entry;
             ++result.message_count;

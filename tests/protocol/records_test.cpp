@@ -32,6 +32,18 @@ TEST(RecordBatch, ValidBatchesBackToBack) {
     EXPECT_EQ((*r)[1].size_bytes, b.size());
 }
 
+TEST(RecordIterator, TimestampsWrapAsJavaLongsDo) {
+    // A client may send any int64 base timestamp and delta; reading them back must not be
+    // undefined behaviour (UBSan found this through the fuzzer).
+    auto batch = build_record_batch({0, INT64_MAX, -1, -1, -1, 0}, {{"k", "v", {}, 1}});
+    auto it = RecordIterator::open(batch);
+    ASSERT_TRUE(it);
+    auto r = it->next();
+    ASSERT_TRUE(r && *r);
+    EXPECT_EQ(record_timestamp(it->header(), **r), INT64_MIN);
+    EXPECT_EQ(record_offset(it->header(), **r), 0);
+}
+
 TEST(RecordBatch, CorruptionsGiveTypedErrors) {
     auto good = sample_batch();
     {
@@ -64,6 +76,15 @@ TEST(RecordBatch, CorruptionsGiveTypedErrors) {
         auto bad = good;
         wire::store_be<int32_t>(bad.data() + 57, 9);  // RecordsCount > LastOffsetDelta + 1
         EXPECT_EQ(validate_batches(bad).error().code, BatchErrc::invalid_count);
+    }
+    {
+        // Offsets that would run past int64: every reader's last_offset() + 1 would overflow.
+        auto bad = build_record_batch({INT64_MAX - 2, 0, -1, -1, -1, 0},
+                                      {{"a", "b", {}, 0}, {"c", "d", {}, 0}, {"e", "f", {}, 0}});
+        EXPECT_EQ(validate_batches(bad).error().code, BatchErrc::invalid_offset);
+        auto fits = build_record_batch({INT64_MAX - 3, 0, -1, -1, -1, 0},
+                                       {{"a", "b", {}, 0}, {"c", "d", {}, 0}, {"e", "f", {}, 0}});
+        EXPECT_TRUE(validate_batches(fits));
     }
     {
         auto two = good;
