@@ -15,7 +15,7 @@
 
 // clang-format off
 #define SKIFF_FOR_EACH_API(X)                                                                                     \
-    X(produce,                   0, Produce,                 ProduceRequest,                 ProduceResponse,                 0, 12,  9) \
+    X(produce,                   0, Produce,                 ProduceRequest,                 ProduceResponse,                 0, 13,  9) \
     X(fetch,                     1, Fetch,                   FetchRequest,                   FetchResponse,                   0, 17, 12) \
     X(list_offsets,              2, ListOffsets,             ListOffsetsRequest,             ListOffsetsResponse,             0, 10,  6) \
     X(metadata,                  3, Metadata,                MetadataRequest,                MetadataResponse,                0, 12,  9) \

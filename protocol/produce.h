@@ -1,11 +1,12 @@
-// Produce (key 0), versions 0-12; flexible from 9.
+// Produce (key 0), versions 0-13; flexible from 9.
 //   v3 adds transactional_id and requires record batch v2 (magic 2); v2 adds
 //   log_append_time_ms, v5 log_start_offset, v8 record_errors and error_message in the response.
 //   v10 (KIP-951) adds the tagged current_leader per partition and node_endpoints, which Kafka
 //   fills only with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH: skiff leads every partition
 //   and never sends them. v11 (TRANSACTION_ABORTABLE may be returned) and v12 (Kafka 4.0,
 //   KIP-890: the produce implies AddPartitionsToTxn for transactional producers; skiff has no
-//   transactions) change no field. v13 (Kafka 4.1) names topics by id: not served.
+//   transactions) change no field. v13 (Kafka 4.1, KIP-516) names topics by id instead of by
+//   name in the request and the response; an id no topic holds is UNKNOWN_TOPIC_ID.
 // Records are a view into the request frame (zero copy): the frame must outlive the request.
 // acks = 0 means the client expects no response at all.
 #pragma once
@@ -36,12 +37,14 @@ struct PartitionProduceData {
 };
 
 struct TopicProduceData {
-    std::string name;
+    std::string name;  // v0-12
+    Uuid topic_id;     // v13+
     std::vector<PartitionProduceData> partition_data;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
-        v.field("name", m.name, since(0));
+        v.field("name", m.name, between(0, 12));
+        v.field("topic_id", m.topic_id, since(13));
         v.field("partition_data", m.partition_data, since(0));
     }
 };
@@ -125,12 +128,14 @@ struct PartitionProduceResponse {
 };
 
 struct TopicProduceResponse {
-    std::string name;
+    std::string name;  // v0-12
+    Uuid topic_id;     // v13+
     std::vector<PartitionProduceResponse> partition_responses;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
-        v.field("name", m.name, since(0));
+        v.field("name", m.name, between(0, 12));
+        v.field("topic_id", m.topic_id, since(13));
         v.field("partition_responses", m.partition_responses, since(0));
     }
 };

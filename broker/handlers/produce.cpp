@@ -6,6 +6,7 @@
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/topic_ids.h"
 #include "protocol/compression/batch_recompress.h"
 #include "protocol/legacy/up_convert.h"
 #include "protocol/record_batch.h"
@@ -173,16 +174,31 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
     // acks=0: the client expects no response at all, not even for errors.
     ctx.suppress_response = req.acks == 0;
     const bool acks_valid = req.acks == 0 || req.acks == 1 || req.acks == -1;
+    const bool by_id = ctx.header.api_version >= 13;
     protocol::ProduceResponse resp;
     resp.responses.reserve(req.topic_data.size());
+    std::string resolved;
     for (const auto& topic : req.topic_data) {
         protocol::TopicProduceResponse t;
         t.name = topic.name;
+        t.topic_id = topic.topic_id;
+        // v13 names the topic by id (KIP-516). The zero id, like an id no topic holds (deleted,
+        // or recreated under a new id), is UNKNOWN_TOPIC_ID for each of its partitions.
+        const std::string* name = &topic.name;
+        bool unknown_id = false;
+        if (by_id) {
+            auto found = ctx.broker.topics().find_by_id(to_topic_id(topic.topic_id));
+            unknown_id = !found;
+            resolved = found ? std::move(found->name) : std::string();
+            name = &resolved;
+        }
         t.partition_responses.reserve(topic.partition_data.size());
         for (const auto& p : topic.partition_data) {
             AppendOutcome outcome =
-                acks_valid ? append_partition(ctx, topic.name, p.index, p.records)
-                           : fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1");
+                !acks_valid ? fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1")
+                : unknown_id
+                    ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
+                    : append_partition(ctx, *name, p.index, p.records);
             protocol::PartitionProduceResponse r;
             r.index = p.index;
             r.error_code = outcome.error;

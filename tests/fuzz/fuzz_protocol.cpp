@@ -121,7 +121,7 @@ void write_all_seeds(const std::string& dir) {
     sp::ProduceRequest pr;
     pr.acks = 1;
     pr.timeout_ms = 1000;
-    pr.topic_data.push_back({"orders", {{0, std::span<const std::byte>(batch_storage)}}});
+    pr.topic_data.push_back({"orders", {}, {{0, std::span<const std::byte>(batch_storage)}}});
     write_seeds(dir, pr, "produce");
     std::vector<std::byte> message_set;
     const auto key = std::as_bytes(std::span("key", 3));

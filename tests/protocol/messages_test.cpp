@@ -162,15 +162,18 @@ TEST(RoundTrip, ProduceRequest) {
         m.transactional_id = "txn-1";
         m.acks = -1;
         m.timeout_ms = 30000;
+        const Uuid id = uuid_of(7);
         m.topic_data.push_back(
-            {"orders", {{0, std::span<const std::byte>(batch)}, {1, std::nullopt}}});
+            {"orders", id, {{0, std::span<const std::byte>(batch)}, {1, std::nullopt}}});
         round_trip(m, v, [&](const ProduceRequest& d) {
             EXPECT_EQ(d.transactional_id,
                       v >= 3 ? std::optional<std::string>("txn-1") : std::nullopt);
             EXPECT_EQ(d.acks, -1);
             EXPECT_EQ(d.timeout_ms, 30000);
             ASSERT_EQ(d.topic_data.size(), 1u);
-            EXPECT_EQ(d.topic_data[0].name, "orders");
+            // v13 (KIP-516) names the topic by id only.
+            EXPECT_EQ(d.topic_data[0].name, v <= 12 ? "orders" : "");
+            EXPECT_EQ(d.topic_data[0].topic_id, v >= 13 ? id : Uuid{});
             ASSERT_EQ(d.topic_data[0].partition_data.size(), 2u);
             const auto& p = d.topic_data[0].partition_data[0];
             EXPECT_EQ(p.index, 0);
@@ -186,7 +189,7 @@ TEST(RoundTrip, ProduceRecordsAreAViewIntoTheFrame) {
     auto batch = build_record_batch({}, {{"k", "v", {}, 0}});
     ProduceRequest m;
     m.acks = 1;
-    m.topic_data.push_back({"t", {{0, std::span<const std::byte>(batch)}}});
+    m.topic_data.push_back({"t", {}, {{0, std::span<const std::byte>(batch)}}});
     auto frame = encode_request(m, 7, 1, "client");
     auto h = decode_request_header(std::span(frame).subspan(4));
     ASSERT_TRUE(h);
@@ -211,13 +214,15 @@ TEST(RoundTrip, ProduceResponse) {
     p.record_errors = {{0, "bad"}, {1, std::nullopt}};
     p.error_message = "dropped";
     p.current_leader = ProduceLeaderIdAndEpoch{3, 9};
-    m.responses.push_back({"orders", {p}});
+    const Uuid id = uuid_of(8);
+    m.responses.push_back({"orders", id, {p}});
     m.node_endpoints = {{3, "broker3", 9093, std::nullopt}, {4, "broker4", 9094, "rack-a"}};
     for_each_version(ApiKey::produce, [&](int16_t v) {
         round_trip(m, v, [&](const ProduceResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, v >= 1 ? 7 : 0);
             ASSERT_EQ(d.responses.size(), 1u);
-            EXPECT_EQ(d.responses[0].name, "orders");
+            EXPECT_EQ(d.responses[0].name, v <= 12 ? "orders" : "");
+            EXPECT_EQ(d.responses[0].topic_id, v >= 13 ? id : Uuid{});
             const auto& q = d.responses[0].partition_responses.at(0);
             EXPECT_EQ(q.index, 2);
             EXPECT_EQ(q.error_code, ErrorCode::invalid_record);

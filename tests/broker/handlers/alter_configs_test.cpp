@@ -51,7 +51,7 @@ class AlterConfigsTest : public HandlerTest {
     ErrorCode produce(const std::string& topic, const std::vector<std::byte>& batch) {
         protocol::ProduceRequest req;
         req.acks = -1;
-        req.topic_data.push_back({topic, {{0, std::span<const std::byte>(batch)}}});
+        req.topic_data.push_back({topic, {}, {{0, std::span<const std::byte>(batch)}}});
         return run(handle_produce, req, 9).responses[0].partition_responses[0].error_code;
     }
 };

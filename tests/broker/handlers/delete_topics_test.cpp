@@ -42,7 +42,7 @@ TEST_F(DeleteTopicsTest, ARecreatedTopicStartsEmpty) {
     auto batch = make_batch(3);
     protocol::ProduceRequest produce;
     produce.acks = -1;
-    produce.topic_data.push_back({"t", {{0, std::span<const std::byte>(batch)}}});
+    produce.topic_data.push_back({"t", {}, {{0, std::span<const std::byte>(batch)}}});
     run(handle_produce, produce, 9);
     ASSERT_EQ(broker().logs().get({"t", 0})->high_watermark(), 3);
 

@@ -17,7 +17,7 @@ class DescribeLogDirsTest : public HandlerTest {
         auto batch = make_batch(records);
         protocol::ProduceRequest req;
         req.acks = -1;
-        req.topic_data.push_back({topic, {{partition, std::span<const std::byte>(batch)}}});
+        req.topic_data.push_back({topic, {}, {{partition, std::span<const std::byte>(batch)}}});
         auto resp = run(handle_produce, req, 9);
         ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
     }

@@ -59,7 +59,7 @@ class FetchTest : public HandlerTest {
         auto batch = make_batch(records);
         protocol::ProduceRequest req;
         req.acks = -1;
-        req.topic_data.push_back({topic, {{partition, std::span<const std::byte>(batch)}}});
+        req.topic_data.push_back({topic, {}, {{partition, std::span<const std::byte>(batch)}}});
         auto resp = run(handle_produce, req, 9);
         ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
     }
@@ -210,7 +210,7 @@ TEST_F(FetchTest, LongPollIsWokenByAProduce) {
     auto batch = make_batch(3);
     protocol::ProduceRequest produce_req;
     produce_req.acks = 1;
-    produce_req.topic_data.push_back({"t", {{0, std::span<const std::byte>(batch)}}});
+    produce_req.topic_data.push_back({"t", {}, {{0, std::span<const std::byte>(batch)}}});
     auto produced = start(handle_produce, produce_req, 9);
     drive();
     EXPECT_LT(steady_clock::now() - started, milliseconds(5000));

@@ -79,7 +79,7 @@ class LegacyFormatsTest : public HandlerTest {
         protocol::ProduceRequest req;
         req.acks = 1;
         req.timeout_ms = 1000;
-        req.topic_data.push_back({"t", {{0, std::span<const std::byte>(records)}}});
+        req.topic_data.push_back({"t", {}, {{0, std::span<const std::byte>(records)}}});
         auto resp = run(handle_produce, req, version);
         return resp.responses.at(0).partition_responses.at(0);
     }

@@ -23,7 +23,7 @@ class ListOffsetsTest : public HandlerTest {
         auto batch = make_batch(records, spec);  // record i at base_timestamp + i
         protocol::ProduceRequest req;
         req.acks = -1;
-        req.topic_data.push_back({topic, {{0, std::span<const std::byte>(batch)}}});
+        req.topic_data.push_back({topic, {}, {{0, std::span<const std::byte>(batch)}}});
         auto resp = run(handle_produce, req, 9);
         ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
     }

@@ -25,7 +25,7 @@ class TopicIdsTest : public HandlerTest {
         auto batch = make_batch(records);
         protocol::ProduceRequest req;
         req.acks = -1;
-        req.topic_data.push_back({topic, {{0, std::span<const std::byte>(batch)}}});
+        req.topic_data.push_back({topic, {}, {{0, std::span<const std::byte>(batch)}}});
         auto resp = run(handle_produce, req, 9);
         ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
     }
@@ -81,6 +81,32 @@ TEST_F(TopicIdsTest, DeletedAndCreatedAgainTheOldIdIsUnknown) {
     EXPECT_EQ(fetch_by_id(old, 13).responses[0].partitions[0].error_code,
               ErrorCode::unknown_topic_id);
     EXPECT_EQ(fetch_by_id(id_of("t"), 13).responses[0].partitions[0].error_code, ErrorCode::none);
+}
+
+TEST_F(TopicIdsTest, ProduceV13WritesByIdAndAnUnknownIdStoresNothing) {
+    create_topic("t");
+    const auto batch = make_batch(2);
+    protocol::Uuid unknown;
+    unknown.bytes[3] = 0x42;
+    protocol::ProduceRequest req;
+    req.acks = -1;
+    req.topic_data.push_back({"", id_of("t"), {{0, std::span<const std::byte>(batch)}}});
+    req.topic_data.push_back({"", unknown, {{0, std::span<const std::byte>(batch)}}});
+    req.topic_data.push_back({"", protocol::Uuid{}, {{0, std::span<const std::byte>(batch)}}});
+    auto resp = run(handle_produce, req, 13);
+    ASSERT_EQ(resp.responses.size(), 3u);
+    EXPECT_EQ(resp.responses[0].topic_id, id_of("t"));
+    EXPECT_EQ(resp.responses[0].partition_responses.at(0).error_code, ErrorCode::none);
+    EXPECT_EQ(resp.responses[0].partition_responses.at(0).base_offset, 0);
+    for (size_t i : {1u, 2u}) {
+        EXPECT_EQ(resp.responses[i].topic_id, req.topic_data[i].topic_id);
+        EXPECT_EQ(resp.responses[i].partition_responses.at(0).error_code,
+                  ErrorCode::unknown_topic_id);
+    }
+    // Only the batch sent by the right id was stored, and a fetch by id reads it back.
+    EXPECT_EQ(broker().logs().get({"t", 0})->high_watermark(), 2);
+    EXPECT_EQ(batches_in(fetch_by_id(id_of("t"), 13).responses[0].partitions[0].records).size(),
+              1u);
 }
 
 TEST_F(TopicIdsTest, DeleteTopicsV6ByIdAndByName) {
