@@ -16,11 +16,11 @@
 // clang-format off
 #define SKIFF_FOR_EACH_API(X)                                                                                     \
     X(produce,                   0, Produce,                 ProduceRequest,                 ProduceResponse,                 0, 13,  9) \
-    X(fetch,                     1, Fetch,                   FetchRequest,                   FetchResponse,                   0, 17, 12) \
-    X(list_offsets,              2, ListOffsets,             ListOffsetsRequest,             ListOffsetsResponse,             0, 10,  6) \
-    X(metadata,                  3, Metadata,                MetadataRequest,                MetadataResponse,                0, 12,  9) \
-    X(offset_commit,             8, OffsetCommit,            OffsetCommitRequest,            OffsetCommitResponse,            0,  9,  8) \
-    X(offset_fetch,              9, OffsetFetch,             OffsetFetchRequest,             OffsetFetchResponse,             0,  9,  6) \
+    X(fetch,                     1, Fetch,                   FetchRequest,                   FetchResponse,                   0, 18, 12) \
+    X(list_offsets,              2, ListOffsets,             ListOffsetsRequest,             ListOffsetsResponse,             0, 11,  6) \
+    X(metadata,                  3, Metadata,                MetadataRequest,                MetadataResponse,                0, 13,  9) \
+    X(offset_commit,             8, OffsetCommit,            OffsetCommitRequest,            OffsetCommitResponse,            0, 10,  8) \
+    X(offset_fetch,              9, OffsetFetch,             OffsetFetchRequest,             OffsetFetchResponse,             0, 10,  6) \
     X(find_coordinator,         10, FindCoordinator,         FindCoordinatorRequest,         FindCoordinatorResponse,         0,  6,  3) \
     X(join_group,               11, JoinGroup,               JoinGroupRequest,               JoinGroupResponse,               0,  9,  6) \
     X(heartbeat,                12, Heartbeat,               HeartbeatRequest,               HeartbeatResponse,               0,  4,  4) \
@@ -32,7 +32,7 @@
     X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  7,  5) \
     X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  6,  4) \
     X(delete_records,           21, DeleteRecords,           DeleteRecordsRequest,           DeleteRecordsResponse,           0,  2,  2) \
-    X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  5,  2) \
+    X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  6,  2) \
     X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  4,  4) \
     X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  2,  2) \
     X(describe_log_dirs,        35, DescribeLogDirs,         DescribeLogDirsRequest,         DescribeLogDirsResponse,         0,  4,  2) \

@@ -139,7 +139,8 @@ namespace skiff::protocol {
     X(invalid_voter_key, 125, "INVALID_VOTER_KEY") \
     X(duplicate_voter, 126, "DUPLICATE_VOTER") \
     X(voter_not_found, 127, "VOTER_NOT_FOUND") \
-    X(invalid_regular_expression, 128, "INVALID_REGULAR_EXPRESSION")
+    X(invalid_regular_expression, 128, "INVALID_REGULAR_EXPRESSION") \
+    X(rebootstrap_required, 129, "REBOOTSTRAP_REQUIRED")
 // clang-format on
 
 enum class ErrorCode : int16_t {

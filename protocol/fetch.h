@@ -1,10 +1,11 @@
-// Fetch (key 1), versions 0-17 served; flexible from 12.
+// Fetch (key 1), versions 0-18 served; flexible from 12.
 //   Request: v3 max_bytes (v0-v2 have only per-partition limits), v4 isolation_level, v5
 //   log_start_offset, v7 sessions (session_id 0 / epoch -1 = no session) and forgotten topics,
 //   v9 current_leader_epoch, v11 rack_id, v12 last_fetched_epoch and the tagged cluster_id, v13
 //   topic ids instead of names (topics and forgotten topics), v15 the tagged replica_state
-//   replaces replica_id, v17 the tagged replica_directory_id per partition (v14 and v16 change
-//   nothing in the request).
+//   replaces replica_id, v17 the tagged replica_directory_id per partition, v18 (Kafka 4.1,
+//   KIP-1166) the tagged high_watermark per partition: a follower's, for its leader (v14 and v16
+//   change nothing in the request; v18 nothing in the response).
 //   Response: v1 throttle_time_ms, v4 last_stable_offset and nullable aborted_transactions, v5
 //   log_start_offset, v7 top-level error_code and session_id, v11 preferred_read_replica, v12
 //   tagged diverging_epoch / current_leader / snapshot_id, v13 topic ids instead of names, v16 the
@@ -35,6 +36,7 @@ struct FetchPartition {
     int64_t log_start_offset = -1;
     int32_t partition_max_bytes = 0;
     std::optional<Uuid> replica_directory_id;  // tag 0, v17+: brokers' follower fetches only
+    std::optional<int64_t> high_watermark;     // tag 1, v18+: followers' only; ignored here
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -45,6 +47,7 @@ struct FetchPartition {
         v.field("log_start_offset", m.log_start_offset, since(5));
         v.field("partition_max_bytes", m.partition_max_bytes, since(0));
         v.field("replica_directory_id", m.replica_directory_id, since(17), tagged(0, since(17)));
+        v.field("high_watermark", m.high_watermark, since(18), tagged(1, since(18)));
     }
 };
 

@@ -1,8 +1,11 @@
-// InitProducerId (key 22), versions 0-5 served; flexible from 2.
+// InitProducerId (key 22), versions 0-6 served; flexible from 2.
 //   v3 adds producer_id / producer_epoch in the request (an existing producer bumping its
 //   epoch). A null transactional_id asks for an idempotent-only producer id. v4 (PRODUCER_FENCED
 //   may be returned) and v5 (TRANSACTION_ABORTABLE, KIP-890) change no field. v6 (Kafka 4.1,
-//   KIP-939 two-phase commit) is not served: it only concerns transactions, which skiff lacks.
+//   KIP-939 two-phase commit; "unstable" in Kafka 4.1-4.2) adds enable_2pc / keep_prepared_txn
+//   and the ongoing transaction's producer id and epoch, which Kafka itself never fills (-1).
+//   skiff answers it as a Kafka broker with two-phase commit off: enable_2pc is
+//   TRANSACTIONAL_ID_AUTHORIZATION_FAILED, keep_prepared_txn UNSUPPORTED_VERSION.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +25,8 @@ struct InitProducerIdRequest {
     int32_t transaction_timeout_ms = 0;
     int64_t producer_id = -1;
     int16_t producer_epoch = -1;
+    bool enable_2pc = false;
+    bool keep_prepared_txn = false;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -29,6 +34,8 @@ struct InitProducerIdRequest {
         v.field("transaction_timeout_ms", m.transaction_timeout_ms, since(0));
         v.field("producer_id", m.producer_id, since(3));
         v.field("producer_epoch", m.producer_epoch, since(3));
+        v.field("enable_2pc", m.enable_2pc, since(6));
+        v.field("keep_prepared_txn", m.keep_prepared_txn, since(6));
     }
 };
 
@@ -38,6 +45,8 @@ struct InitProducerIdResponse {
     ErrorCode error_code = ErrorCode::none;
     int64_t producer_id = -1;
     int16_t producer_epoch = -1;
+    int64_t ongoing_txn_producer_id = -1;
+    int16_t ongoing_txn_producer_epoch = -1;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -45,6 +54,8 @@ struct InitProducerIdResponse {
         v.field("error_code", m.error_code, since(0));
         v.field("producer_id", m.producer_id, since(0));
         v.field("producer_epoch", m.producer_epoch, since(0));
+        v.field("ongoing_txn_producer_id", m.ongoing_txn_producer_id, since(6));
+        v.field("ongoing_txn_producer_epoch", m.ongoing_txn_producer_epoch, since(6));
     }
 };
 

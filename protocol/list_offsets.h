@@ -1,12 +1,14 @@
-// ListOffsets (key 2), versions 0-10 served; flexible from 6.
+// ListOffsets (key 2), versions 0-11 served; flexible from 6.
 //   v0 (kafka-python api_version (0, 9)): max_num_offsets in, old_style_offsets out (skiff
 //   answers the one offset later versions give).
 //   v2 adds isolation_level and throttle_time_ms; v4 current_leader_epoch / leader_epoch;
 //   v7 allows timestamp -3 (max timestamp). Timestamps -1 = latest, -2 = earliest.
 //   v8 allows -4 (earliest local, KIP-405) and v9 -5 (latest tiered, KIP-1005): without tiered
 //   storage the local log is the whole log, and nothing is tiered (offset -1, epoch -1). v10
-//   adds timeout_ms, for reads from remote storage (none here). A special timestamp in a version
-//   before the one that introduced it is UNSUPPORTED_VERSION for that partition, as in Kafka.
+//   adds timeout_ms, for reads from remote storage (none here). v11 (Kafka 4.2, KIP-1023) allows
+//   -6 (earliest pending upload): without remote storage offset -1, epoch -1, as Kafka answers.
+//   A special timestamp in a version before the one that introduced it is UNSUPPORTED_VERSION
+//   for that partition, as in Kafka.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,7 @@ inline constexpr int64_t kListOffsetsEarliest = -2;
 inline constexpr int64_t kListOffsetsMaxTimestamp = -3;
 inline constexpr int64_t kListOffsetsEarliestLocal = -4;
 inline constexpr int64_t kListOffsetsLatestTiered = -5;
+inline constexpr int64_t kListOffsetsEarliestPendingUpload = -6;
 
 struct ListOffsetsPartition {
     int32_t partition_index = 0;

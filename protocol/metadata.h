@@ -1,9 +1,10 @@
-// Metadata (key 3), versions 0-12; flexible from 9.
+// Metadata (key 3), versions 0-13; flexible from 9.
 //   v0: topics is a plain array, empty = all topics. v1+: null = all topics, empty = none.
 //   v1 adds rack, controller_id, is_internal; v2 cluster_id; v3 throttle_time_ms;
 //   v4 allow_auto_topic_creation; v5 offline_replicas; v7 leader_epoch; v8 authorized
 //   operations (cluster ones only up to v10); v10 topic ids, request topic names nullable;
-//   v12 response topic names nullable.
+//   v12 response topic names nullable; v13 (Kafka 4.0, KIP-1102) a top-level error_code, for
+//   REBOOTSTRAP_REQUIRED, which a single broker never needs to send (always 0).
 #pragma once
 
 #include <cstdint>
@@ -114,6 +115,7 @@ struct MetadataResponse {
     int32_t controller_id = -1;
     std::vector<MetadataResponseTopic> topics;
     int32_t cluster_authorized_operations = kAuthorizedOperationsOmitted;
+    ErrorCode error_code = ErrorCode::none;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
@@ -123,6 +125,7 @@ struct MetadataResponse {
         v.field("controller_id", m.controller_id, since(1));
         v.field("topics", m.topics, since(0));
         v.field("cluster_authorized_operations", m.cluster_authorized_operations, between(8, 10));
+        v.field("error_code", m.error_code, since(13));
     }
 };
 

@@ -1,10 +1,11 @@
-// OffsetCommit (key 8), versions 0-9 served; flexible from 8.
+// OffsetCommit (key 8), versions 0-10 served; flexible from 8.
 //   v1 adds generation_id, member_id and a per-partition commit_timestamp (v1 only); v2-4 carry
 //   retention_time_ms (ignored: offsets.retention.minutes applies, as in Kafka 2.1+); v3 adds
 //   throttle_time_ms; v6 committed_leader_epoch; v7 group_instance_id. v9 has v8's fields (Kafka
 //   names generation_id GenerationIdOrMemberEpoch: a member epoch for KIP-848 groups, which skiff
 //   does not have); a generation >= 0 for a group that does not exist is GROUP_ID_NOT_FOUND
-//   instead of ILLEGAL_GENERATION.
+//   instead of ILLEGAL_GENERATION. v10 (Kafka 4.1) names topics by id instead of by name, in
+//   the request and the response; an id no topic holds is UNKNOWN_TOPIC_ID.
 // A generation of -1 with an empty member id is a "simple" commit from a consumer that assigns
 // its partitions itself; it is accepted only while the group has no members.
 #pragma once
@@ -39,12 +40,14 @@ struct OffsetCommitRequestPartition {
 };
 
 struct OffsetCommitRequestTopic {
-    std::string name;
+    std::string name;  // v0-9
+    Uuid topic_id;     // v10+
     std::vector<OffsetCommitRequestPartition> partitions;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
-        v.field("name", m.name, since(0));
+        v.field("name", m.name, between(0, 9));
+        v.field("topic_id", m.topic_id, since(10));
         v.field("partitions", m.partitions, since(0));
     }
 };
@@ -81,12 +84,14 @@ struct OffsetCommitResponsePartition {
 };
 
 struct OffsetCommitResponseTopic {
-    std::string name;
+    std::string name;  // v0-9
+    Uuid topic_id;     // v10+
     std::vector<OffsetCommitResponsePartition> partitions;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
-        v.field("name", m.name, since(0));
+        v.field("name", m.name, between(0, 9));
+        v.field("topic_id", m.topic_id, since(10));
         v.field("partitions", m.partitions, since(0));
     }
 };

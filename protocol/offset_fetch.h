@@ -1,10 +1,12 @@
-// OffsetFetch (key 9), versions 0-9 served; flexible from 6 (librdkafka sends 7).
+// OffsetFetch (key 9), versions 0-10 served; flexible from 6 (librdkafka sends 7).
 //   v2 adds a top-level error_code and a null topic list meaning "every partition the group
 //   committed"; v3 throttle_time_ms; v5 committed_leader_epoch; v7 require_stable (no
 //   transactions here, so nothing is ever pending). v8 batches: the request's group_id/topics
 //   and the response's topics/error_code move into one `groups` entry per group, each with its
 //   own error_code. v9 adds member_id/member_epoch per group, checked by Kafka only for KIP-848
-//   consumer groups; skiff's groups are all classic groups, so they are read and ignored.
+//   consumer groups; skiff's groups are all classic groups, so they are read and ignored. v10
+//   (Kafka 4.1) names topics by id instead of by name: an id no topic holds is UNKNOWN_TOPIC_ID
+//   per partition, and a request for every offset leaves out topics that have no id any more.
 // A partition without a committed offset answers offset -1, metadata "" and no error.
 #pragma once
 
@@ -21,12 +23,14 @@
 namespace skiff::protocol {
 
 struct OffsetFetchRequestTopic {
-    std::string name;
+    std::string name;  // v0-9
+    Uuid topic_id;     // v10+
     std::vector<int32_t> partition_indexes;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
-        v.field("name", m.name, since(0));
+        v.field("name", m.name, between(0, 9));
+        v.field("topic_id", m.topic_id, since(10));
         v.field("partition_indexes", m.partition_indexes, since(0));
     }
 };
@@ -81,12 +85,14 @@ struct OffsetFetchResponsePartition {
 };
 
 struct OffsetFetchResponseTopic {
-    std::string name;
+    std::string name;  // v0-9
+    Uuid topic_id;     // v10+
     std::vector<OffsetFetchResponsePartition> partitions;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {
-        v.field("name", m.name, since(0));
+        v.field("name", m.name, between(0, 9));
+        v.field("topic_id", m.topic_id, since(10));
         v.field("partitions", m.partitions, since(0));
     }
 };

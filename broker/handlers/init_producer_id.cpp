@@ -13,6 +13,15 @@ using protocol::ErrorCode;
 asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
     RequestContext& ctx, const protocol::InitProducerIdRequest& req) {
     protocol::InitProducerIdResponse resp;
+    // v6 two-phase commit (KIP-939), as a Kafka broker answers with it turned off.
+    if (req.enable_2pc) {
+        resp.error_code = ErrorCode::transactional_id_authorization_failed;
+        co_return resp;
+    }
+    if (req.keep_prepared_txn) {
+        resp.error_code = ErrorCode::unsupported_version;
+        co_return resp;
+    }
     if (req.transactional_id.has_value() && !req.transactional_id->empty()) {
         spdlog::warn(
             "refused InitProducerId with transactional id '{}' from {}: transactions "

@@ -11,6 +11,7 @@ constexpr int64_t kEarliest = protocol::kListOffsetsEarliest;
 constexpr int64_t kMaxTimestamp = protocol::kListOffsetsMaxTimestamp;    // v7+
 constexpr int64_t kEarliestLocal = protocol::kListOffsetsEarliestLocal;  // v8+
 constexpr int64_t kLatestTiered = protocol::kListOffsetsLatestTiered;    // v9+
+constexpr int64_t kEarliestPendingUpload = protocol::kListOffsetsEarliestPendingUpload;  // v11+
 
 // The first version that knows a special timestamp (Kafka's timestampMinSupportedVersion);
 // other timestamps, negative ones included, are searched for like any other.
@@ -22,6 +23,8 @@ int16_t first_version_for(int64_t timestamp) {
             return 8;
         case kLatestTiered:
             return 9;
+        case kEarliestPendingUpload:
+            return 11;
         default:
             return 0;
     }
@@ -49,8 +52,10 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
     if (p.timestamp == kEarliest || p.timestamp == kEarliestLocal) {
         // No tiered storage: the local log starts where the log does.
         out.offset = log->log_start_offset();
-    } else if (p.timestamp == kLatestTiered) {
-        out.leader_epoch = -1;  // nothing is tiered: Kafka answers offset -1, epoch -1
+    } else if (p.timestamp == kLatestTiered || p.timestamp == kEarliestPendingUpload) {
+        // Nothing is tiered or waiting to be: Kafka answers offset -1, epoch -1 without remote
+        // storage.
+        out.leader_epoch = -1;
     } else if (p.timestamp == kLatest) {
         out.offset = log->high_watermark();
     } else if (p.timestamp == kMaxTimestamp) {

@@ -4,6 +4,7 @@
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/topic_ids.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker {
@@ -29,11 +30,20 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
     for (const auto& topic : req.topics) {
         protocol::OffsetCommitResponseTopic t;
         t.name = topic.name;
-        const auto partitions = broker.topics().partition_count(topic.name);
+        t.topic_id = topic.topic_id;
+        // v10 names the topic by id. An id no topic holds is UNKNOWN_TOPIC_ID for each of its
+        // partitions, before the group is looked at (Kafka resolves ids in KafkaApis).
+        bool unknown_id = false;
+        if (ctx.header.api_version >= 10) {
+            auto found = broker.topics().find_by_id(to_topic_id(topic.topic_id));
+            unknown_id = !found;
+            t.name = found ? std::move(found->name) : std::string();
+        }
+        const auto partitions = broker.topics().partition_count(t.name);
         for (const auto& p : topic.partitions) {
             protocol::OffsetCommitResponsePartition r;
             r.partition_index = p.partition_index;
-            r.error_code = group_error;
+            r.error_code = unknown_id ? ErrorCode::unknown_topic_id : group_error;
             if (r.error_code == ErrorCode::none) {
                 if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions)
                     r.error_code = ErrorCode::unknown_topic_or_partition;
@@ -46,7 +56,7 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
                 c.leader_epoch = p.committed_leader_epoch;
                 c.metadata = p.committed_metadata.value_or("");
                 c.commit_timestamp_ms = p.commit_timestamp >= 0 ? p.commit_timestamp : now;
-                accepted[{topic.name, p.partition_index}] = std::move(c);
+                accepted[{t.name, p.partition_index}] = std::move(c);
             }
             t.partitions.push_back(r);
         }

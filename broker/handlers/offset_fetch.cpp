@@ -1,6 +1,7 @@
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_ids.h"
 
 namespace skiff::broker {
 namespace {
@@ -21,17 +22,28 @@ protocol::OffsetFetchResponsePartition answer(int32_t partition,
 }
 
 // The committed offsets of one group: of the partitions asked for, or (topics null) of every
-// partition it committed. An unknown group has no offsets and no error, as in Kafka.
+// partition it committed. An unknown group has no offsets and no error, as in Kafka. From v10
+// topics are named by id: an id no topic holds is UNKNOWN_TOPIC_ID for each partition asked
+// for, and the every-partition answer leaves out topics without an id (deleted meanwhile).
 std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
-    group::OffsetStore& offsets, const std::string& group_id,
-    const std::optional<std::vector<protocol::OffsetFetchRequestTopic>>& topics) {
+    const TopicRegistry& registry, group::OffsetStore& offsets, const std::string& group_id,
+    const std::optional<std::vector<protocol::OffsetFetchRequestTopic>>& topics, bool by_id) {
     std::vector<protocol::OffsetFetchResponseTopic> out;
     if (!topics) {
         protocol::OffsetFetchResponseTopic* current = nullptr;
+        bool skipping = false;
         for (const auto& [tp, c] : offsets.group_offsets(group_id)) {
             if (!current || current->name != tp.topic) {
-                out.push_back({tp.topic, {}});
+                std::optional<storage::TopicId> id;
+                if (by_id && !(id = registry.topic_id(tp.topic))) {
+                    skipping = true;
+                    continue;
+                }
+                skipping = false;
+                out.push_back({tp.topic, id ? to_uuid(*id) : protocol::Uuid{}, {}});
                 current = &out.back();
+            } else if (skipping) {
+                continue;
             }
             current->partitions.push_back(answer(tp.partition, c));
         }
@@ -40,8 +52,21 @@ std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
     for (const auto& topic : *topics) {
         protocol::OffsetFetchResponseTopic t;
         t.name = topic.name;
+        t.topic_id = topic.topic_id;
+        if (by_id) {
+            auto found = registry.find_by_id(to_topic_id(topic.topic_id));
+            if (!found) {
+                for (int32_t p : topic.partition_indexes) {
+                    t.partitions.push_back(answer(p, std::nullopt));
+                    t.partitions.back().error_code = protocol::ErrorCode::unknown_topic_id;
+                }
+                out.push_back(std::move(t));
+                continue;
+            }
+            t.name = std::move(found->name);
+        }
         for (int32_t p : topic.partition_indexes)
-            t.partitions.push_back(answer(p, offsets.get(group_id, {topic.name, p})));
+            t.partitions.push_back(answer(p, offsets.get(group_id, {t.name, p})));
         out.push_back(std::move(t));
     }
     return out;
@@ -52,15 +77,18 @@ std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
 asio::awaitable<protocol::OffsetFetchResponse> handle_offset_fetch(
     RequestContext& ctx, const protocol::OffsetFetchRequest& req) {
     auto& offsets = ctx.broker.groups().offsets();
+    const auto& registry = ctx.broker.topics();
+    const bool by_id = ctx.header.api_version >= 10;
     protocol::OffsetFetchResponse resp;
     if (ctx.header.api_version >= 8) {
         // v9's member_id/member_epoch concern KIP-848 consumer groups only; a classic group's
         // offsets are answered whoever asks, as Kafka's ClassicGroup.validateOffsetFetch does.
         for (const auto& g : req.groups)
-            resp.groups.push_back({g.group_id, fetch_group(offsets, g.group_id, g.topics), {}});
+            resp.groups.push_back(
+                {g.group_id, fetch_group(registry, offsets, g.group_id, g.topics, by_id), {}});
         co_return resp;
     }
-    resp.topics = fetch_group(offsets, req.group_id, req.topics);
+    resp.topics = fetch_group(registry, offsets, req.group_id, req.topics, false);
     co_return resp;
 }
 

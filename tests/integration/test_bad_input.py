@@ -35,9 +35,10 @@ UNSUPPORTED_VERSION = 35
 UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
 
 # What skiff advertises (ApiVersions response), key: (min, max).
-EXPECTED_APIS = {0: (0, 13), 1: (0, 17), 2: (0, 10), 3: (0, 12), 8: (0, 9), 9: (0, 9), 10: (0, 6),
-                 11: (0, 9), 15: (0, 6), 16: (0, 5), 18: (0, 4), 19: (0, 7), 20: (0, 6), 21: (0, 2),
-                 22: (0, 5), 35: (0, 4), 46: (0, 0), 47: (0, 0), 60: (0, 2), 75: (0, 0)}
+EXPECTED_APIS = {0: (0, 13), 1: (0, 18), 2: (0, 11), 3: (0, 13), 8: (0, 10), 9: (0, 10),
+                 10: (0, 6), 11: (0, 9), 15: (0, 6), 16: (0, 5), 18: (0, 4), 19: (0, 7),
+                 20: (0, 6), 21: (0, 2), 22: (0, 6), 35: (0, 4), 46: (0, 0), 47: (0, 0),
+                 60: (0, 2), 75: (0, 0)}
 
 # ---------------------------------------------------------------------------------------------
 # Wire encoding
@@ -434,8 +435,9 @@ class BadInputTest(RawBrokerTestBase):
         bodies = {
             # ListGroups v5: states_filter [], types_filter [], tagged fields.
             16: b"\x01\x01\x00",
-            # InitProducerId v5: transactional_id null, timeout, producer id -1, epoch -1, tags.
-            22: b"\x00" + struct.pack(">iqh", 60000, -1, -1) + b"\x00",
+            # InitProducerId v6: transactional_id null, timeout, producer id -1, epoch -1,
+            # enable_2pc false, keep_prepared_txn false, tags.
+            22: b"\x00" + struct.pack(">iqh??", 60000, -1, -1, False, False) + b"\x00",
         }
         for key, body in bodies.items():
             newest = EXPECTED_APIS[key][1]

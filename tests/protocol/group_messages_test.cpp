@@ -215,15 +215,20 @@ TEST(GroupRoundTrip, OffsetCommit) {
     p.committed_leader_epoch = 5;
     p.commit_timestamp = 1700000000000;
     p.committed_metadata = "meta";
-    req.topics = {{"t", {p}}};
+    protocol::Uuid id;
+    id.bytes[5] = 0x55;
+    req.topics = {{"t", id, {p}}};
     OffsetCommitResponse resp;
     resp.throttle_time_ms = 4;
-    resp.topics = {{"t", {{2, ErrorCode::none}, {3, ErrorCode::unknown_topic_or_partition}}}};
+    resp.topics = {{"t", id, {{2, ErrorCode::none}, {3, ErrorCode::unknown_topic_or_partition}}}};
     for_each_version(ApiKey::offset_commit, [&](int16_t v) {
         round_trip(req, v, [&](const OffsetCommitRequest& d) {
             EXPECT_EQ(d.generation_id, v >= 1 ? 3 : -1);
             EXPECT_EQ(d.retention_time_ms, v >= 2 && v <= 4 ? 1000 : -1);
             EXPECT_EQ(d.group_instance_id.has_value(), v >= 7);
+            // v10 names topics by id only, in the request and the response.
+            EXPECT_EQ(d.topics.at(0).name, v <= 9 ? "t" : "");
+            EXPECT_EQ(d.topics.at(0).topic_id, v >= 10 ? id : protocol::Uuid{});
             const auto& dp = d.topics.at(0).partitions.at(0);
             EXPECT_EQ(dp.committed_offset, 42);
             EXPECT_EQ(dp.committed_leader_epoch, v >= 6 ? 5 : -1);
@@ -232,6 +237,8 @@ TEST(GroupRoundTrip, OffsetCommit) {
         });
         round_trip(resp, v, [&](const OffsetCommitResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, v >= 3 ? 4 : 0);
+            EXPECT_EQ(d.topics.at(0).name, v <= 9 ? "t" : "");
+            EXPECT_EQ(d.topics.at(0).topic_id, v >= 10 ? id : protocol::Uuid{});
             EXPECT_EQ(d.topics.at(0).partitions.at(1).error_code,
                       ErrorCode::unknown_topic_or_partition);
         });
@@ -241,7 +248,9 @@ TEST(GroupRoundTrip, OffsetCommit) {
 TEST(GroupRoundTrip, OffsetFetch) {
     OffsetFetchRequest req;
     req.group_id = "g";
-    req.topics = std::vector<OffsetFetchRequestTopic>{{"t", {0, 1}}};
+    protocol::Uuid id;
+    id.bytes[0] = 0x77;
+    req.topics = std::vector<OffsetFetchRequestTopic>{{"t", id, {0, 1}}};
     req.require_stable = true;
     OffsetFetchResponse resp;
     resp.throttle_time_ms = 6;
@@ -250,7 +259,7 @@ TEST(GroupRoundTrip, OffsetFetch) {
     p.committed_offset = 99;
     p.committed_leader_epoch = 2;
     p.metadata = "md";
-    resp.topics = {{"t", {p}}};
+    resp.topics = {{"t", id, {p}}};
     resp.error_code = ErrorCode::group_authorization_failed;
     // v8+: the same, one entry per group, next to a group asking for every partition.
     req.groups = {{"g", "m", 5, req.topics}, {"all", std::nullopt, -1, std::nullopt}};
@@ -268,6 +277,9 @@ TEST(GroupRoundTrip, OffsetFetch) {
                           v >= 9 ? std::optional<std::string>("m") : std::nullopt);
                 EXPECT_EQ(d.groups[0].member_epoch, v >= 9 ? 5 : -1);
                 ASSERT_TRUE(d.groups[0].topics);
+                // v10 names topics by id only.
+                EXPECT_EQ(d.groups[0].topics->at(0).name, v <= 9 ? "t" : "");
+                EXPECT_EQ(d.groups[0].topics->at(0).topic_id, v >= 10 ? id : protocol::Uuid{});
                 EXPECT_EQ(d.groups[0].topics->at(0).partition_indexes,
                           (std::vector<int32_t>{0, 1}));
                 EXPECT_FALSE(d.groups[1].topics);
@@ -283,6 +295,8 @@ TEST(GroupRoundTrip, OffsetFetch) {
                 EXPECT_TRUE(d.topics.empty());
                 EXPECT_EQ(d.error_code, ErrorCode::none);
                 ASSERT_EQ(d.groups.size(), 2u);
+                EXPECT_EQ(d.groups[0].topics.at(0).name, v <= 9 ? "t" : "");
+                EXPECT_EQ(d.groups[0].topics.at(0).topic_id, v >= 10 ? id : protocol::Uuid{});
                 const auto& dp = d.groups[0].topics.at(0).partitions.at(0);
                 EXPECT_EQ(dp.committed_offset, 99);
                 EXPECT_EQ(dp.committed_leader_epoch, 2);

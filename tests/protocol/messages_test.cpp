@@ -122,9 +122,12 @@ MetadataResponse populated_metadata_response() {
 
 TEST(RoundTrip, MetadataResponse) {
     MetadataResponse m = populated_metadata_response();
+    m.error_code = ErrorCode::rebootstrap_required;
     for_each_version(ApiKey::metadata, [&](int16_t v) {
         round_trip(m, v, [&](const MetadataResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, v >= 3 ? 5 : 0);
+            // v13 (KIP-1102) carries a top-level error code.
+            EXPECT_EQ(d.error_code, v >= 13 ? ErrorCode::rebootstrap_required : ErrorCode::none);
             ASSERT_EQ(d.brokers.size(), 2u);
             EXPECT_EQ(d.brokers[0].host, "localhost");
             EXPECT_EQ(d.brokers[0].port, 9092);
@@ -261,7 +264,7 @@ TEST(RoundTrip, FetchRequest) {
     FetchTopic t;
     t.topic = "orders";
     t.topic_id.bytes[0] = 0x42;
-    t.partitions.push_back({0, 5, 42, 4, 3, 1048576, std::nullopt});
+    t.partitions.push_back({0, 5, 42, 4, 3, 1048576, std::nullopt, 77});
     protocol::Uuid dir_id;
     dir_id.bytes[15] = 3;
     t.partitions[0].replica_directory_id = dir_id;
@@ -288,6 +291,7 @@ TEST(RoundTrip, FetchRequest) {
             const auto& p = d.topics[0].partitions.at(0);
             EXPECT_EQ(p.replica_directory_id,
                       v >= 17 ? std::optional<protocol::Uuid>(dir_id) : std::nullopt);
+            EXPECT_EQ(p.high_watermark, v >= 18 ? std::optional<int64_t>(77) : std::nullopt);
             EXPECT_EQ(p.partition, 0);
             EXPECT_EQ(p.current_leader_epoch, v >= 9 ? 5 : -1);
             EXPECT_EQ(p.fetch_offset, 42);
@@ -663,20 +667,29 @@ TEST(RoundTrip, InitProducerIdRequestAndResponse) {
     m.transaction_timeout_ms = 60000;
     m.producer_id = 42;
     m.producer_epoch = 3;
+    m.enable_2pc = true;
+    m.keep_prepared_txn = true;
     for_each_version(ApiKey::init_producer_id, [&](int16_t v) {
         round_trip(m, v, [&](const InitProducerIdRequest& d) {
             EXPECT_EQ(d.transactional_id, "txn");
             EXPECT_EQ(d.producer_id, v >= 3 ? 42 : -1);
             EXPECT_EQ(d.producer_epoch, v >= 3 ? 3 : -1);
+            // v6: KIP-939 two-phase commit.
+            EXPECT_EQ(d.enable_2pc, v >= 6);
+            EXPECT_EQ(d.keep_prepared_txn, v >= 6);
         });
     });
     InitProducerIdResponse r;
     r.producer_id = 1000;
     r.producer_epoch = 1;
+    r.ongoing_txn_producer_id = 77;
+    r.ongoing_txn_producer_epoch = 4;
     for_each_version(ApiKey::init_producer_id, [&](int16_t v) {
         round_trip(r, v, [&](const InitProducerIdResponse& d) {
             EXPECT_EQ(d.producer_id, 1000);
             EXPECT_EQ(d.producer_epoch, 1);
+            EXPECT_EQ(d.ongoing_txn_producer_id, v >= 6 ? 77 : -1);
+            EXPECT_EQ(d.ongoing_txn_producer_epoch, v >= 6 ? 4 : -1);
         });
     });
 }

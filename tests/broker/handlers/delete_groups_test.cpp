@@ -23,14 +23,14 @@ class DeleteGroupsTest : public GroupHandlerTest {
     void commit_simple(const std::string& group) {
         protocol::OffsetCommitRequest commit;
         commit.group_id = group;
-        commit.topics.push_back({"t", {{0, 5, -1, -1, ""}}});
+        commit.topics.push_back({"t", {}, {{0, 5, -1, -1, ""}}});
         auto r = run(handle_offset_commit, commit, 8);
         ASSERT_EQ(r.topics[0].partitions[0].error_code, ErrorCode::none);
     }
     int64_t committed(const std::string& group) {
         protocol::OffsetFetchRequest req;
         req.group_id = group;
-        req.topics = std::vector<protocol::OffsetFetchRequestTopic>{{"t", {0}}};
+        req.topics = std::vector<protocol::OffsetFetchRequestTopic>{{"t", {}, {0}}};
         return run(handle_offset_fetch, req, 7).topics[0].partitions[0].committed_offset;
     }
     void SetUp() override { create_topic("t"); }
@@ -51,7 +51,7 @@ TEST_F(DeleteGroupsTest, AnEmptyGroupIsDeletedWithItsOffsets) {
     commit.group_id = "g";
     commit.generation_id = m.generation;
     commit.member_id = m.id;
-    commit.topics.push_back({"t", {{0, 9, -1, -1, ""}}});
+    commit.topics.push_back({"t", {}, {{0, 9, -1, -1, ""}}});
     ASSERT_EQ(run(handle_offset_commit, commit, 8).topics[0].partitions[0].error_code,
               ErrorCode::none);
     protocol::LeaveGroupRequest leave;

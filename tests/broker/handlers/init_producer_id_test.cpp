@@ -73,8 +73,28 @@ TEST_F(InitProducerIdTest, IdsAreNotReusedAfterARestartOfTheAllocator) {
     EXPECT_GT(restarted.next(), before.producer_id);
 }
 
+TEST_F(InitProducerIdTest, V6TwoPhaseCommitIsRefusedAsKafkaDoesWithItOff) {
+    InitProducerIdRequest two_pc;
+    two_pc.transactional_id = "t";
+    two_pc.enable_2pc = true;
+    auto r = run(handle_init_producer_id, two_pc, 6);
+    EXPECT_EQ(r.error_code, ErrorCode::transactional_id_authorization_failed);
+    EXPECT_EQ(r.producer_id, -1);
+    InitProducerIdRequest keep;
+    keep.keep_prepared_txn = true;
+    r = run(handle_init_producer_id, keep, 6);
+    EXPECT_EQ(r.error_code, ErrorCode::unsupported_version);
+    EXPECT_EQ(r.producer_id, -1);
+    // Neither flag: an idempotent producer's id, with no ongoing transaction to report.
+    r = run(handle_init_producer_id, InitProducerIdRequest{}, 6);
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_GE(r.producer_id, 0);
+    EXPECT_EQ(r.ongoing_txn_producer_id, -1);
+    EXPECT_EQ(r.ongoing_txn_producer_epoch, -1);
+}
+
 TEST_F(InitProducerIdTest, EverySupportedVersion) {
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= 6; ++v) {
         auto r = run(handle_init_producer_id, InitProducerIdRequest{}, v);
         EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(r.producer_epoch, 0) << "v" << v;

@@ -34,7 +34,7 @@ class ListGroupsTest : public GroupHandlerTest {
         create_topic("t");
         protocol::OffsetCommitRequest commit;
         commit.group_id = "simple";
-        commit.topics.push_back({"t", {{0, 5, -1, -1, ""}}});
+        commit.topics.push_back({"t", {}, {{0, 5, -1, -1, ""}}});
         auto r = run(handle_offset_commit, commit, 9);
         ASSERT_EQ(r.topics[0].partitions[0].error_code, ErrorCode::none);
     }

@@ -1,6 +1,6 @@
 // ListOffsets: earliest (-2), latest (-1), the first offset at or after a timestamp, the max
-// timestamp (-3, v7), earliest local (-4, v8), latest tiered (-5, v9), special timestamps in
-// versions before theirs, and unknown partitions.
+// timestamp (-3, v7), earliest local (-4, v8), latest tiered (-5, v9), earliest pending upload
+// (-6, v11), special timestamps in versions before theirs, and unknown partitions.
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -143,6 +143,15 @@ TEST_F(ListOffsetsTest, LatestTieredIsNothingWithoutTieredStorage) {
     }
 }
 
+TEST_F(ListOffsetsTest, EarliestPendingUploadIsNothingWithoutRemoteStorage) {
+    three_batches();
+    auto r = list("t", 0, protocol::kListOffsetsEarliestPendingUpload, 11);
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_EQ(r.offset, -1);
+    EXPECT_EQ(r.timestamp, -1);
+    EXPECT_EQ(r.leader_epoch, -1);
+}
+
 TEST_F(ListOffsetsTest, ASpecialTimestampBeforeItsVersionIsUnsupportedVersion) {
     three_batches();
     struct Case {
@@ -151,7 +160,8 @@ TEST_F(ListOffsetsTest, ASpecialTimestampBeforeItsVersionIsUnsupportedVersion) {
     };
     for (auto c :
          {Case{protocol::kListOffsetsMaxTimestamp, 6}, Case{protocol::kListOffsetsEarliestLocal, 7},
-          Case{protocol::kListOffsetsLatestTiered, 8}}) {
+          Case{protocol::kListOffsetsLatestTiered, 8},
+          Case{protocol::kListOffsetsEarliestPendingUpload, 10}}) {
         auto r = list("t", 0, c.timestamp, c.version);
         EXPECT_EQ(r.error_code, ErrorCode::unsupported_version) << c.timestamp;
         EXPECT_EQ(r.offset, -1) << c.timestamp;

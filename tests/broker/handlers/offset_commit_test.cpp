@@ -1,9 +1,10 @@
 // OffsetCommit and OffsetFetch: a commit fetched back (offset, leader epoch, metadata), simple
 // commits of groups without members, generation and member checks, unknown partitions,
 // oversized metadata, partitions never committed, "every partition" fetches (v2+) and several
-// groups in one fetch (v8+).
+// groups in one fetch (v8+), topics named by id (v10+).
 #include <gtest/gtest.h>
 
+#include "broker/topic_ids.h"
 #include "handler_fixture.h"
 
 namespace skiff::broker::test {
@@ -13,8 +14,8 @@ using protocol::OffsetCommitRequest;
 using protocol::OffsetFetchRequest;
 using protocol::OffsetFetchResponsePartition;
 
-constexpr int16_t kCommitLatest = 9;
-constexpr int16_t kFetchLatest = 9;
+constexpr int16_t kCommitLatest = 10;
+constexpr int16_t kFetchLatest = 10;
 
 struct Commit {
     std::string topic;
@@ -26,6 +27,11 @@ struct Commit {
 
 class OffsetCommitTest : public GroupHandlerTest {
   protected:
+    // The topic's id; the zero id for a topic that does not exist.
+    protocol::Uuid id_of(const std::string& topic) {
+        auto id = broker().topics().topic_id(topic);
+        return id ? to_uuid(*id) : protocol::Uuid{};
+    }
     // Per-partition error codes, in request order.
     std::vector<ErrorCode> commit(const std::string& group, const std::vector<Commit>& commits,
                                   const Member& m = {"", -1}, int16_t version = kCommitLatest) {
@@ -35,7 +41,7 @@ class OffsetCommitTest : public GroupHandlerTest {
         req.member_id = m.id;
         for (const auto& c : commits) {
             if (req.topics.empty() || req.topics.back().name != c.topic)
-                req.topics.push_back({c.topic, {}});
+                req.topics.push_back({c.topic, id_of(c.topic), {}});
             protocol::OffsetCommitRequestPartition p;
             p.partition_index = c.partition;
             p.committed_offset = c.offset;
@@ -53,7 +59,7 @@ class OffsetCommitTest : public GroupHandlerTest {
     OffsetFetchResponsePartition fetch(const std::string& group, const std::string& topic,
                                        int32_t partition, int16_t version = kFetchLatest) {
         OffsetFetchRequest req;
-        std::vector<protocol::OffsetFetchRequestTopic> topics{{topic, {partition}}};
+        std::vector<protocol::OffsetFetchRequestTopic> topics{{topic, id_of(topic), {partition}}};
         if (version >= 8) {
             req.groups.push_back({group, "member", 3, topics});
         } else {
@@ -72,7 +78,10 @@ class OffsetCommitTest : public GroupHandlerTest {
         EXPECT_EQ(resp.error_code, ErrorCode::none);
         if (resp.topics.size() != 1 || resp.topics[0].partitions.size() != 1)
             throw std::runtime_error("expected one topic with one partition");
-        EXPECT_EQ(resp.topics[0].name, topic);
+        if (version >= 10)  // named by id only
+            EXPECT_EQ(resp.topics[0].topic_id, id_of(topic));
+        else
+            EXPECT_EQ(resp.topics[0].name, topic);
         EXPECT_EQ(resp.topics[0].partitions[0].partition_index, partition);
         return resp.topics[0].partitions[0];
     }
@@ -159,9 +168,12 @@ TEST_F(OffsetCommitTest, EmptyGroupIdIsInvalidGroupId) {
 
 TEST_F(OffsetCommitTest, UnknownPartitionsAreRefusedTheRestCommitted) {
     create_topic("t", 1);
-    EXPECT_EQ(commit("g", {{"t", 0, 1}, {"t", 1, 1}, {"missing", 0, 1}}),
+    // By name (v9); from v10 a topic that does not exist has no id to send (see below).
+    EXPECT_EQ(commit("g", {{"t", 0, 1}, {"t", 1, 1}, {"missing", 0, 1}}, {"", -1}, 9),
               (std::vector<ErrorCode>{ErrorCode::none, ErrorCode::unknown_topic_or_partition,
                                       ErrorCode::unknown_topic_or_partition}));
+    EXPECT_EQ(commit("g", {{"t", 1, 1}}, {"", -1}, 10),
+              (std::vector<ErrorCode>{ErrorCode::unknown_topic_or_partition}));
     EXPECT_EQ(fetch("g", "t", 0).committed_offset, 1);
     EXPECT_EQ(fetch("g", "t", 1).committed_offset, -1);
 }
@@ -199,9 +211,10 @@ TEST_F(OffsetCommitTest, V8FetchesSeveralGroupsEachInItsOwnEntry) {
     OffsetFetchRequest req;
     req.groups.push_back({"g1", std::nullopt, -1, std::nullopt});  // every committed partition
     req.groups.push_back(
-        {"g2", std::nullopt, -1, std::vector<protocol::OffsetFetchRequestTopic>{{"a", {0, 1}}}});
+        {"g2", std::nullopt, -1,
+         std::vector<protocol::OffsetFetchRequestTopic>{{"a", id_of("a"), {0, 1}}}});
     req.groups.push_back({"unknown", std::nullopt, -1, std::nullopt});
-    for (int16_t v : {8, 9}) {
+    for (int16_t v : {8, 9, 10}) {
         auto resp = run(handle_offset_fetch, req, v);
         EXPECT_TRUE(resp.topics.empty());
         ASSERT_EQ(resp.groups.size(), 3u) << "v" << v;
@@ -209,6 +222,7 @@ TEST_F(OffsetCommitTest, V8FetchesSeveralGroupsEachInItsOwnEntry) {
         EXPECT_EQ(g1.group_id, "g1");
         EXPECT_EQ(g1.error_code, ErrorCode::none);
         ASSERT_EQ(g1.topics.size(), 1u);
+        EXPECT_EQ(g1.topics[0].topic_id, v >= 10 ? id_of("a") : protocol::Uuid{});
         ASSERT_EQ(g1.topics[0].partitions.size(), 2u);
         EXPECT_EQ(g1.topics[0].partitions[0].committed_offset, 10);
         EXPECT_EQ(g1.topics[0].partitions[1].committed_offset, 11);
@@ -223,6 +237,58 @@ TEST_F(OffsetCommitTest, V8FetchesSeveralGroupsEachInItsOwnEntry) {
         EXPECT_EQ(resp.groups[2].error_code, ErrorCode::none);
         EXPECT_TRUE(resp.groups[2].topics.empty());
     }
+}
+
+TEST_F(OffsetCommitTest, V10AnUnknownTopicIdIsUnknownTopicIdAndNothingIsCommitted) {
+    create_topic("t");
+    protocol::Uuid unknown;
+    unknown.bytes[9] = 0x99;
+    OffsetCommitRequest req;
+    req.group_id = "g";
+    req.topics.push_back({"", unknown, {{0, 5, -1, -1, ""}, {1, 6, -1, -1, ""}}});
+    req.topics.push_back({"", id_of("t"), {{0, 7, -1, -1, ""}}});
+    auto resp = run(handle_offset_commit, req, 10);
+    ASSERT_EQ(resp.topics.size(), 2u);
+    EXPECT_EQ(resp.topics[0].topic_id, unknown);
+    for (const auto& p : resp.topics[0].partitions)
+        EXPECT_EQ(p.error_code, ErrorCode::unknown_topic_id);
+    EXPECT_EQ(resp.topics[1].topic_id, id_of("t"));
+    EXPECT_EQ(resp.topics[1].partitions.at(0).error_code, ErrorCode::none);
+    EXPECT_EQ(fetch("g", "t", 0, 9).committed_offset, 7);
+    // Only t's offset was stored.
+    OffsetFetchRequest all;
+    all.groups.push_back({"g", std::nullopt, -1, std::nullopt});
+    auto every = run(handle_offset_fetch, all, 9);
+    ASSERT_EQ(every.groups.at(0).topics.size(), 1u);
+    EXPECT_EQ(every.groups[0].topics[0].name, "t");
+}
+
+TEST_F(OffsetCommitTest, V10FetchByIdUnknownIdsAndTopicsDeletedSinceTheCommit) {
+    create_topic("kept");
+    create_topic("gone");
+    commit("g", {{"gone", 0, 3}, {"kept", 0, 4}});
+    const auto gone_id = id_of("gone");
+    ASSERT_EQ(broker().topics().remove("gone"), ErrorCode::none);
+    // By id: the deleted topic's id is no topic's any more.
+    OffsetFetchRequest req;
+    req.groups.push_back({"g", std::nullopt, -1,
+                          std::vector<protocol::OffsetFetchRequestTopic>{
+                              {"", gone_id, {0}}, {"", id_of("kept"), {0}}}});
+    auto resp = run(handle_offset_fetch, req, 10);
+    const auto& topics = resp.groups.at(0).topics;
+    ASSERT_EQ(topics.size(), 2u);
+    EXPECT_EQ(topics[0].topic_id, gone_id);
+    EXPECT_EQ(topics[0].partitions.at(0).error_code, ErrorCode::unknown_topic_id);
+    EXPECT_EQ(topics[0].partitions.at(0).committed_offset, -1);
+    EXPECT_EQ(topics[1].partitions.at(0).error_code, ErrorCode::none);
+    EXPECT_EQ(topics[1].partitions.at(0).committed_offset, 4);
+    // Every committed partition: a topic without an id is left out, the rest carry theirs.
+    OffsetFetchRequest all;
+    all.groups.push_back({"g", std::nullopt, -1, std::nullopt});
+    auto every = run(handle_offset_fetch, all, 10);
+    ASSERT_EQ(every.groups.at(0).topics.size(), 1u);
+    EXPECT_EQ(every.groups[0].topics[0].topic_id, id_of("kept"));
+    EXPECT_EQ(every.groups[0].topics[0].partitions.at(0).committed_offset, 4);
 }
 
 TEST_F(OffsetCommitTest, CommitsSurviveARestart) {

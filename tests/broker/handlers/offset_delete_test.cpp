@@ -24,14 +24,14 @@ class OffsetDeleteTest : public GroupHandlerTest {
                 int64_t offset) {
         protocol::OffsetCommitRequest req;
         req.group_id = group;
-        req.topics.push_back({topic, {{partition, offset, -1, -1, ""}}});
+        req.topics.push_back({topic, {}, {{partition, offset, -1, -1, ""}}});
         ASSERT_EQ(run(handle_offset_commit, req, 8).topics[0].partitions[0].error_code,
                   ErrorCode::none);
     }
     int64_t committed(const std::string& group, const std::string& topic, int32_t partition) {
         protocol::OffsetFetchRequest req;
         req.group_id = group;
-        req.topics = std::vector<protocol::OffsetFetchRequestTopic>{{topic, {partition}}};
+        req.topics = std::vector<protocol::OffsetFetchRequestTopic>{{topic, {}, {partition}}};
         return run(handle_offset_fetch, req, 7).topics[0].partitions[0].committed_offset;
     }
     OffsetDeleteResponse remove(const std::string& group,
