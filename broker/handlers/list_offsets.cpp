@@ -8,9 +8,9 @@ using protocol::ErrorCode;
 
 constexpr int64_t kLatest = protocol::kListOffsetsLatest;
 constexpr int64_t kEarliest = protocol::kListOffsetsEarliest;
-constexpr int64_t kMaxTimestamp = protocol::kListOffsetsMaxTimestamp;    // v7+
-constexpr int64_t kEarliestLocal = protocol::kListOffsetsEarliestLocal;  // v8+
-constexpr int64_t kLatestTiered = protocol::kListOffsetsLatestTiered;    // v9+
+constexpr int64_t kMaxTimestamp = protocol::kListOffsetsMaxTimestamp;                    // v7+
+constexpr int64_t kEarliestLocal = protocol::kListOffsetsEarliestLocal;                  // v8+
+constexpr int64_t kLatestTiered = protocol::kListOffsetsLatestTiered;                    // v9+
 constexpr int64_t kEarliestPendingUpload = protocol::kListOffsetsEarliestPendingUpload;  // v11+
 
 // The first version that knows a special timestamp (Kafka's timestampMinSupportedVersion);

@@ -195,10 +195,9 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
         t.partition_responses.reserve(topic.partition_data.size());
         for (const auto& p : topic.partition_data) {
             AppendOutcome outcome =
-                !acks_valid ? fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1")
-                : unknown_id
-                    ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
-                    : append_partition(ctx, *name, p.index, p.records);
+                !acks_valid  ? fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1")
+                : unknown_id ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
+                             : append_partition(ctx, *name, p.index, p.records);
             protocol::PartitionProduceResponse r;
             r.index = p.index;
             r.error_code = outcome.error;

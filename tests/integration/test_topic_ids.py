@@ -2,9 +2,11 @@
 
     /usr/bin/python3 test_topic_ids.py /path/to/skiff
 
-Topics are created and produced to with confluent_kafka; Metadata v12, Fetch v13/v17,
+Topics are created and produced to with confluent_kafka; Metadata v12-13, Fetch v13/v17/v18,
 DeleteTopics v6 and DescribeTopicPartitions v0 are hand-encoded so the test sees exactly what a
-client of those versions sees. The partition.metadata files are read directly from the data dir.
+client of those versions sees, and so are the Kafka 4.x versions no client here speaks yet:
+Produce v13, OffsetCommit v10 and OffsetFetch v10 by topic id, ListOffsets v11 and
+InitProducerId v6. The partition.metadata files are read directly from the data dir.
 """
 
 import base64
@@ -16,10 +18,13 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
+from test_bad_input import record_batch  # noqa: E402
 from confluent_kafka import Producer  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 NONE = 0
+UNSUPPORTED_VERSION = 35
+TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53
 UNKNOWN_TOPIC_ID = 100
 ZERO_ID = b"\x00" * 16
 
@@ -186,13 +191,16 @@ class Client:
         return b.carray(topic)
 
     # Fetch v13+ by topic id: {(id, partition): offset} -> {id: [(partition, error, values)]}.
+    # From v18 each partition carries the tagged HighWatermark (tag 1) a follower would send.
     def fetch(self, wanted, version=13):
         by_topic = {}
         offsets = {}
+        hw_tag = uvarint(1) + uvarint(1) + uvarint(8) + struct.pack(">q", -1)
         for (tid, p), off in wanted.items():
             offsets[(tid, p)] = off
             by_topic.setdefault(tid, []).append(
-                struct.pack(">iiqiqi", p, -1, off, -1, -1, 1 << 20) + TAGS)
+                struct.pack(">iiqiqi", p, -1, off, -1, -1, 1 << 20)
+                + (hw_tag if version >= 18 else TAGS))
         body = (struct.pack(">i", -1) if version <= 14 else b"")
         body += struct.pack(">iiibii", 0, 1, 1 << 24, 0, 0, -1)
         body += carray([tid + carray(ps) + TAGS for tid, ps in by_topic.items()])
@@ -218,6 +226,119 @@ class Client:
             b.tags()
         b.carray(topic)
         return out
+
+    # Produce v13 (Kafka 4.1) by topic id: {id: {partition: batch}} -> {id: [(partition, error,
+    # base_offset)]}.
+    def produce_by_id(self, batches):
+        body = cstr(None) + struct.pack(">hi", -1, 10000)
+        body += carray([tid + carray([struct.pack(">i", p) + uvarint(len(batch) + 1) + batch + TAGS
+                                      for p, batch in parts.items()]) + TAGS
+                        for tid, parts in batches.items()]) + TAGS
+        b = self.call(0, 13, body)
+        out = {}
+
+        def part():
+            index, error, base = b.i32(), b.i16(), b.i64()
+            b.i64(), b.i64()
+            b.carray(lambda: (b.i32(), b.cstr(), b.tags()))
+            b.cstr()
+            b.tags()
+            return (index, error, base)
+
+        def topic():
+            tid = b.take(16)
+            out[tid] = b.carray(part)
+            b.tags()
+        b.carray(topic)
+        return out
+
+    # OffsetCommit v10 by topic id, a simple commit: {(id, partition): offset} -> {id: [(partition,
+    # error)]}.
+    def commit_by_id(self, group, offsets):
+        by_topic = {}
+        for (tid, p), off in offsets.items():
+            by_topic.setdefault(tid, []).append(struct.pack(">iqi", p, off, -1) + cstr("") + TAGS)
+        body = cstr(group) + struct.pack(">i", -1) + cstr("") + cstr(None)
+        body += carray([tid + carray(ps) + TAGS for tid, ps in by_topic.items()]) + TAGS
+        b = self.call(8, 10, body)
+        b.i32()
+        out = {}
+
+        def topic():
+            tid = b.take(16)
+            out[tid] = b.carray(lambda: (b.i32(), b.i16(), b.tags())[:2])
+            b.tags()
+        b.carray(topic)
+        return out
+
+    # OffsetFetch v10 by topic id, one group: {id: [partitions]} or None (every committed
+    # partition) -> {id: [(partition, offset, error)]}.
+    def fetch_offsets_by_id(self, group, wanted):
+        topics = b"\x00" if wanted is None else carray(
+            [tid + carray([struct.pack(">i", p) for p in ps]) + TAGS for tid, ps in wanted.items()])
+        body = carray([cstr(group) + cstr(None) + struct.pack(">i", -1) + topics + TAGS])
+        body += b"\x00" + TAGS  # require_stable false
+        b = self.call(9, 10, body)
+        b.i32()
+        out = {}
+
+        def part():
+            index, offset = b.i32(), b.i64()
+            b.i32(), b.cstr()
+            error = b.i16()
+            b.tags()
+            return (index, offset, error)
+
+        def topic():
+            tid = b.take(16)
+            out[tid] = b.carray(part)
+            b.tags()
+
+        def group_entry():
+            assert b.cstr() == group
+            b.carray(topic)
+            assert b.i16() == NONE
+            b.tags()
+        b.carray(group_entry)
+        return out
+
+    # ListOffsets v11 for one partition: (error, timestamp, offset, leader_epoch).
+    def list_offset(self, topic, partition, timestamp):
+        body = struct.pack(">ib", -1, 0)
+        body += carray([cstr(topic) + carray([struct.pack(">iiq", partition, -1, timestamp) + TAGS])
+                        + TAGS])
+        body += struct.pack(">i", 1000) + TAGS
+        b = self.call(2, 11, body)
+        b.i32()
+        [[result]] = b.carray(lambda: (b.cstr(), b.carray(
+            lambda: (b.i32(), b.i16(), b.i64(), b.i64(), b.i32(), b.tags())[1:5]), b.tags())[1])
+        return result
+
+    # InitProducerId v6: (error, producer_id, ongoing_txn_producer_id).
+    def init_producer_id(self, transactional_id, enable_2pc, keep_prepared_txn=False):
+        body = cstr(transactional_id) + struct.pack(">iqh??", 60000, -1, -1, enable_2pc,
+                                                    keep_prepared_txn) + TAGS
+        b = self.call(22, 6, body)
+        b.i32()
+        error, pid = b.i16(), b.i64()
+        b.i16()
+        ongoing = b.i64()
+        return (error, pid, ongoing)
+
+    # Metadata v13's top-level error code (KIP-1102), after the topics.
+    def metadata_v13_error(self, name):
+        body = carray([ZERO_ID + cstr(name) + TAGS]) + b"\x00\x00" + TAGS
+        b = self.call(3, 13, body)
+        b.i32()
+        b.carray(lambda: (b.i32(), b.cstr(), b.i32(), b.cstr(), b.tags()))
+        b.cstr()
+        b.i32()
+        b.carray(lambda: (b.i16(), b.cstr(), b.take(16), b.i8(), b.carray(
+            lambda: (b.i16(), b.i32(), b.i32(), b.i32(), b.carray(b.i32), b.carray(b.i32),
+                     b.carray(b.i32), b.tags())), b.i32(), b.tags()))
+        error = b.i16()
+        b.tags()
+        return error
 
     # DeleteTopics v6 by id: [(name, id, error)].
     def delete_by_id(self, ids):
@@ -320,6 +441,41 @@ class TopicIdsTest(unittest.TestCase):
         # From an offset in the middle.
         got = self.client.fetch({(tid, 1): 15})
         self.assertEqual(got[tid][0][2], values[15:])
+
+    def test_kafka_4_versions_by_topic_id(self):
+        """What a Kafka 4.1/4.2 client sends: produce, fetch and commit by id, nothing by name."""
+        self.create("ids-k4", 2)
+        tid = self.topic_id("ids-k4")
+        unknown = bytes(range(16))
+        self.assertEqual(self.client.metadata_v13_error("ids-k4"), NONE)
+        batch = record_batch([(None, b"k4-%d" % i, [], 0) for i in range(3)], 1700000000000)
+        got = self.client.produce_by_id({tid: {1: batch}, unknown: {0: batch}})
+        self.assertEqual(got[tid], [(1, NONE, 0)])
+        self.assertEqual(got[unknown], [(0, UNKNOWN_TOPIC_ID, -1)])
+        got = self.client.produce_by_id({tid: {1: batch}})
+        self.assertEqual(got[tid], [(1, NONE, 3)])
+        # Every record back, in order, exactly once, by id at Fetch v18.
+        values = [b"k4-%d" % i for i in range(3)] * 2
+        got = self.client.fetch({(tid, 1): 0, (tid, 0): 0}, 18)
+        parts = {p: (e, vals) for p, e, vals in got[tid]}
+        self.assertEqual(parts, {1: (NONE, values), 0: (NONE, [])})
+        # Offsets committed and read back by id; an unknown id is refused and stores nothing.
+        got = self.client.commit_by_id("g-k4", {(tid, 1): 6, (unknown, 0): 1})
+        self.assertEqual(got, {tid: [(1, NONE)], unknown: [(0, UNKNOWN_TOPIC_ID)]})
+        got = self.client.fetch_offsets_by_id("g-k4", {tid: [0, 1], unknown: [0]})
+        self.assertEqual(got, {tid: [(0, -1, NONE), (1, 6, NONE)],
+                               unknown: [(0, -1, UNKNOWN_TOPIC_ID)]})
+        self.assertEqual(self.client.fetch_offsets_by_id("g-k4", None), {tid: [(1, 6, NONE)]})
+        # ListOffsets v11: latest, and -6 (earliest pending upload) without remote storage.
+        self.assertEqual(self.client.list_offset("ids-k4", 1, -1)[0::2], (NONE, 6))
+        self.assertEqual(self.client.list_offset("ids-k4", 1, -6), (NONE, -1, -1, -1))
+        # InitProducerId v6: two-phase commit refused as by Kafka with it turned off.
+        self.assertEqual(self.client.init_producer_id("txn-2pc", True)[0],
+                         TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+        self.assertEqual(self.client.init_producer_id(None, False, True)[0], UNSUPPORTED_VERSION)
+        error, pid, ongoing = self.client.init_producer_id(None, False)
+        self.assertEqual((error, ongoing), (NONE, -1))
+        self.assertGreaterEqual(pid, 0)
 
     def test_delete_and_recreate_gives_a_new_id(self):
         self.create("ids-again", 1)
