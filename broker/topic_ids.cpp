@@ -14,8 +14,8 @@ std::vector<FetchTopicRef> resolve_fetch_topics(const TopicRegistry& topics,
         } else {
             ref.topic_id = t.topic_id;
             // The zero id is no topic's (Kafka looks it up and finds none either).
-            if (auto found = topics.find_by_id(to_topic_id(t.topic_id)))
-                ref.name = std::move(found->name);
+            if (auto name = topic_name_of(topics, t.topic_id))
+                ref.name = std::move(*name);
             else
                 ref.error = protocol::ErrorCode::unknown_topic_id;
         }

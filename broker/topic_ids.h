@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,17 @@ inline protocol::Uuid to_uuid(const storage::TopicId& id) {
 }
 inline storage::TopicId to_topic_id(const protocol::Uuid& id) {
     return storage::TopicId{id.bytes};
+}
+
+// The name of the topic that holds `id` now; nullopt for an id no topic holds (deleted,
+// re-created under a new id, never made) and for the zero id. Produce v13, Fetch v13+ and
+// OffsetCommit/OffsetFetch v10 resolve ids through this.
+inline std::optional<std::string> topic_name_of(const TopicRegistry& topics,
+                                                const protocol::Uuid& id) {
+    auto found = topics.find_by_id(to_topic_id(id));
+    if (!found)
+        return std::nullopt;
+    return std::move(found->name);
 }
 
 // One topic of a Fetch request, by name. Up to v12 the request names it; from v13 the name is

@@ -5,6 +5,7 @@
 #include "protocol/crc32c.h"
 #include "protocol/out_buffer.h"
 #include "protocol/record_batch.h"
+#include "protocol/wire.h"
 
 namespace skiff::protocol {
 namespace {
@@ -52,8 +53,7 @@ std::vector<std::byte> build_record_batch(const BatchSpec& batch,
     out.put_int<int16_t>(batch.attributes);
     out.put_int<int32_t>(count > 0 ? count - 1 : 0);
     out.put_int<int64_t>(batch.base_timestamp);
-    out.put_int<int64_t>(static_cast<int64_t>(static_cast<uint64_t>(batch.base_timestamp) +
-                                              static_cast<uint64_t>(max_delta)));  // wraps as Java
+    out.put_int<int64_t>(wire::wrapping_add(batch.base_timestamp, max_delta));
     out.put_int<int64_t>(batch.producer_id);
     out.put_int<int16_t>(batch.producer_epoch);
     out.put_int<int32_t>(batch.base_sequence);

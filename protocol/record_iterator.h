@@ -27,6 +27,7 @@
 
 #include "protocol/expected.h"
 #include "protocol/record_batch.h"
+#include "protocol/wire.h"
 
 namespace skiff::protocol {
 
@@ -45,12 +46,9 @@ struct Record {
     std::vector<RecordHeader> headers;
 };
 
-// A record's absolute timestamp. Java's long arithmetic wraps, and Kafka reads a delta that
-// overflows the same way; done in unsigned arithmetic so that a hostile batch cannot make it
-// undefined behaviour here.
+// A record's absolute timestamp, wrapping as Kafka's does (a client chose both numbers).
 inline int64_t record_timestamp(const BatchHeader& h, const Record& r) {
-    return static_cast<int64_t>(static_cast<uint64_t>(h.base_timestamp) +
-                                static_cast<uint64_t>(r.timestamp_delta));
+    return wire::wrapping_add(h.base_timestamp, r.timestamp_delta);
 }
 
 // A record's absolute offset: the iterator bounds offset_delta by LastOffsetDelta and the

@@ -2,7 +2,8 @@
 //   - big-endian fixed-width integers;
 //   - unsigned varints (LEB128: 7 bits per byte, low group first, high bit = "more follows");
 //   - signed varints/varlongs, zig-zag mapped first (0,-1,1,-2.. -> 0,1,2,3..) so small negative
-//     numbers stay short.
+//     numbers stay short;
+//   - int64 sums and differences that wrap as Java's longs do (timestamps a client chose).
 // A 32-bit varint takes at most 5 bytes, a 64-bit one at most 10; longer encodings and encodings
 // whose value does not fit are rejected rather than silently truncated.
 #pragma once
@@ -93,6 +94,15 @@ inline VarintStatus get_uvarint(std::span<const std::byte> in, size_t& pos, uint
         }
     }
     return VarintStatus::too_long;
+}
+
+// Kafka computes timestamps from a client's base and deltas in Java longs, which wrap; done in
+// unsigned arithmetic here so that a hostile batch cannot make it undefined behaviour.
+constexpr int64_t wrapping_add(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+constexpr int64_t wrapping_sub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
 }
 
 }  // namespace skiff::protocol::wire

@@ -35,9 +35,9 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
         // partitions, before the group is looked at (Kafka resolves ids in KafkaApis).
         bool unknown_id = false;
         if (ctx.header.api_version >= 10) {
-            auto found = broker.topics().find_by_id(to_topic_id(topic.topic_id));
+            auto found = topic_name_of(broker.topics(), topic.topic_id);
             unknown_id = !found;
-            t.name = found ? std::move(found->name) : std::string();
+            t.name = std::move(found).value_or(std::string());
         }
         const auto partitions = broker.topics().partition_count(t.name);
         for (const auto& p : topic.partitions) {

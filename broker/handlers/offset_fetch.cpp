@@ -54,7 +54,7 @@ std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
         t.name = topic.name;
         t.topic_id = topic.topic_id;
         if (by_id) {
-            auto found = registry.find_by_id(to_topic_id(topic.topic_id));
+            auto found = topic_name_of(registry, topic.topic_id);
             if (!found) {
                 for (int32_t p : topic.partition_indexes) {
                     t.partitions.push_back(answer(p, std::nullopt));
@@ -63,7 +63,7 @@ std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
                 out.push_back(std::move(t));
                 continue;
             }
-            t.name = std::move(found->name);
+            t.name = std::move(*found);
         }
         for (int32_t p : topic.partition_indexes)
             t.partitions.push_back(answer(p, offsets.get(group_id, {t.name, p})));

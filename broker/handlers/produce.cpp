@@ -187,9 +187,9 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
         const std::string* name = &topic.name;
         bool unknown_id = false;
         if (by_id) {
-            auto found = ctx.broker.topics().find_by_id(to_topic_id(topic.topic_id));
+            auto found = topic_name_of(ctx.broker.topics(), topic.topic_id);
             unknown_id = !found;
-            resolved = found ? std::move(found->name) : std::string();
+            resolved = std::move(found).value_or(std::string());
             name = &resolved;
         }
         t.partition_responses.reserve(topic.partition_data.size());

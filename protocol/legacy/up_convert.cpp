@@ -61,9 +61,7 @@ Expected<UpConverted, LegacyError> up_convert(std::span<const std::byte> message
         max_timestamp = std::max(max_timestamp, m.timestamp);
         if (m.wrapper_codec != Compression::none)
             result.codec = m.wrapper_codec;
-        // Wrapping, as Java's long subtraction: a client's timestamps are arbitrary int64s.
-        const auto delta = static_cast<int64_t>(static_cast<uint64_t>(m.timestamp) -
-                                                static_cast<uint64_t>(base_timestamp));
+        const int64_t delta = wire::wrapping_sub(m.timestamp, base_timestamp);
         const size_t body = 1 + varint_size(delta) + varint_size(result.record_count) +
                             bytes_size(m.key) + bytes_size(m.value) + 1;
         put_varint(out, static_cast<int64_t>(body));
