@@ -18,6 +18,12 @@ ErrorCode to_error_code(storage::StorageErrc e) {
             return ErrorCode::out_of_order_sequence_number;
         case storage::StorageErrc::invalid_producer_epoch:
             return ErrorCode::invalid_producer_epoch;
+        case storage::StorageErrc::invalid_txn_state:
+            return ErrorCode::invalid_txn_state;
+        case storage::StorageErrc::transaction_coordinator_fenced:
+            return ErrorCode::transaction_coordinator_fenced;
+        case storage::StorageErrc::invalid_record:
+            return ErrorCode::invalid_record;
         // A disk that fails or fills is Kafka's KAFKA_STORAGE_ERROR: clients retry elsewhere.
         case storage::StorageErrc::io_error:
         case storage::StorageErrc::no_space:

@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "storage/segment_names.h"
+#include "storage/transaction_index.h"
 
 namespace skiff::storage {
 
@@ -23,6 +24,7 @@ void remove_segment_files(const fs::path& dir, int64_t base) {
     fs::remove(dir / segment_file_name(base, kLogSuffix), ec);
     fs::remove(dir / segment_file_name(base, kIndexSuffix), ec);
     fs::remove(dir / segment_file_name(base, kTimeIndexSuffix), ec);
+    fs::remove(dir / segment_file_name(base, kTxnIndexSuffix), ec);
 }
 
 }  // namespace
@@ -49,6 +51,8 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
             indexes.emplace_back(*ib, entry.path());
         } else if (auto tb = parse_segment_file_name(name, kTimeIndexSuffix)) {
             indexes.emplace_back(*tb, entry.path());
+        } else if (auto xb = parse_segment_file_name(name, kTxnIndexSuffix)) {
+            indexes.emplace_back(*xb, entry.path());
         }
     }
     if (ec)

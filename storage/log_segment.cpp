@@ -345,6 +345,9 @@ Expected<void, StorageError> LogSegment::flush() {
     auto b = offset_index_->file().flush();
     if (!b)
         return b;
+    auto c = txn_index_.flush();
+    if (!c)
+        return c;
     return time_index_->file().flush();
 }
 
@@ -359,6 +362,7 @@ void LogSegment::delete_files() {
     fs::remove(log_path_, ec);  // the .log first: a leftover index without it is stray
     fs::remove(offset_index_->file().path(), ec);
     fs::remove(time_index_->file().path(), ec);
+    txn_index_.delete_file();
 }
 
 }  // namespace skiff::storage

@@ -37,6 +37,7 @@
 #include "storage/offset_index.h"
 #include "storage/storage_error.h"
 #include "storage/time_index.h"
+#include "storage/transaction_index.h"
 
 namespace skiff::storage {
 
@@ -111,13 +112,13 @@ class LogSegment {
     // Seals the segment: final time index entry, indexes trimmed to their entries, disk blocks
     // reserved past the end of the .log released. Nothing is flushed.
     Expected<void, StorageError> seal();
-    // fdatasync of the .log and both indexes. For a sealed segment this may run on any thread
-    // (the background flush after a roll) concurrently with readers and with appends to the
-    // active segment: it changes nothing, it only waits for the disk.
+    // fdatasync of the .log, both indexes and the .txnindex. For a sealed segment this may run on
+    // any thread (the background flush after a roll) concurrently with readers and with appends to
+    // the active segment: it changes nothing, it only waits for the disk.
     Expected<void, StorageError> flush();
-    // Unlinks the three files; open FileSlices keep the data readable. Reads that come later
-    // (from a snapshot taken before the delete) get offset_out_of_range, as the offset is then
-    // below the log start.
+    // Unlinks the files (.log, both indexes, .txnindex); open FileSlices keep the data readable.
+    // Reads that come later (from a snapshot taken before the delete) get offset_out_of_range, as
+    // the offset is then below the log start.
     void delete_files();
 
     // The open .log: the active segment's own, or a sealed segment's, opened if needed.
@@ -125,10 +126,16 @@ class LogSegment {
     const std::filesystem::path& log_path() const { return log_path_; }
     const OffsetIndex& offset_index() const { return *offset_index_; }
     const TimeIndex& time_index() const { return *time_index_; }
+    // The aborted transactions whose ABORT marker is in this segment (.txnindex). Appended to by
+    // the partition's appender only; read by any thread.
+    TransactionIndex& txn_index() const { return txn_index_; }
 
   private:
     LogSegment(int64_t base_offset, std::filesystem::path log_path, std::shared_ptr<LogFile> log)
-        : base_offset_(base_offset), log_path_(std::move(log_path)), log_(std::move(log)) {}
+        : base_offset_(base_offset),
+          log_path_(std::move(log_path)),
+          log_(std::move(log)),
+          txn_index_(std::filesystem::path(log_path_).replace_extension(kTxnIndexSuffix)) {}
     // Opens log_ for the appender or for recovery, if it is not open (a trusted sealed segment
     // found implausible at start).
     Expected<void, StorageError> open_log();
@@ -157,6 +164,7 @@ class LogSegment {
     std::atomic<bool> deleted_{false};
     std::unique_ptr<OffsetIndex> offset_index_;
     std::unique_ptr<TimeIndex> time_index_;
+    mutable TransactionIndex txn_index_;
     std::atomic<int64_t> size_bytes_{0};
     std::atomic<int64_t> next_offset_{0};
     mutable std::mutex max_timestamp_mutex_;

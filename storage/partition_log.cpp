@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "storage/control_batch.h"
 #include "storage/log_recovery.h"
 #include "storage/producer_snapshot.h"
 #include "storage/retention.h"
@@ -50,6 +51,7 @@ Expected<std::unique_ptr<PartitionLog>, StorageError> PartitionLog::open(
     log->flush_upto_ = segments->active()->base_offset();
     log->last_flush_ms_ = log->now();
     log->load_producer_state();
+    log->state_.first_unstable = log->producers_.first_unstable_offset().value_or(-1);
     return log;
 }
 
@@ -118,8 +120,36 @@ Expected<bool, StorageError> PartitionLog::flush_rolled() {
     return true;
 }
 
+namespace {
+
+// A refused producer-state check as the error the append answers.
+StorageError verdict_error(SequenceCheck& check) {
+    StorageErrc code = StorageErrc::invalid_argument;
+    switch (check.verdict) {
+        case SequenceVerdict::out_of_order_sequence:
+            code = StorageErrc::out_of_order_sequence;
+            break;
+        case SequenceVerdict::invalid_producer_epoch:
+            code = StorageErrc::invalid_producer_epoch;
+            break;
+        case SequenceVerdict::invalid_txn_state:
+            code = StorageErrc::invalid_txn_state;
+            break;
+        case SequenceVerdict::transaction_coordinator_fenced:
+            code = StorageErrc::transaction_coordinator_fenced;
+            break;
+        case SequenceVerdict::append:
+        case SequenceVerdict::duplicate:
+            break;
+    }
+    return StorageError{code, std::move(check.message)};
+}
+
+}  // namespace
+
 Expected<AppendResult, StorageError> PartitionLog::append(
-    std::span<const std::byte> batches, std::span<const protocol::BatchSummary> summaries) {
+    std::span<const std::byte> batches, std::span<const protocol::BatchSummary> summaries,
+    AppendOrigin origin) {
     std::lock_guard lock(append_mutex_);
     // A closed log belongs to a topic being deleted (or to a broker stopping): for the client
     // that is an unknown partition, which it retries after refreshing metadata, not a disk error.
@@ -131,11 +161,17 @@ Expected<AppendResult, StorageError> PartitionLog::append(
     size_t total = 0;
     int64_t offsets = 0, records = 0;
     for (const auto& s : summaries) {
-        if (s.size_bytes < protocol::kBatchHeaderSize || total + s.size_bytes > batches.size() ||
-            protocol::read_batch_header(batches.subspan(total)).size_bytes() != s.size_bytes ||
-            s.last_offset_delta < 0)
+        if (s.size_bytes < protocol::kBatchHeaderSize || total + s.size_bytes > batches.size())
             return unexpected(StorageError{StorageErrc::invalid_argument,
                                            "batch summaries do not match the batch bytes"});
+        const protocol::BatchHeader header = protocol::read_batch_header(batches.subspan(total));
+        if (header.size_bytes() != s.size_bytes || s.last_offset_delta < 0)
+            return unexpected(StorageError{StorageErrc::invalid_argument,
+                                           "batch summaries do not match the batch bytes"});
+        // Only transaction markers write control batches (Kafka's LogValidator).
+        if (s.control || header.is_control())
+            return unexpected(
+                StorageError{StorageErrc::invalid_record, "control batches cannot be produced"});
         total += s.size_bytes;
         offsets += static_cast<int64_t>(s.last_offset_delta) + 1;
         records += s.record_count;
@@ -151,22 +187,14 @@ Expected<AppendResult, StorageError> PartitionLog::append(
         staged = producers_;
     for (const auto& s : summaries) {
         ProducerState& state = staged ? *staged : producers_;
-        SequenceCheck check = state.check(s);
-        switch (check.verdict) {
-            case SequenceVerdict::append:
-                break;
-            case SequenceVerdict::duplicate: {
-                std::lock_guard state_lock(state_mutex_);
-                return AppendResult{check.duplicate_of.first_offset, check.duplicate_of.last_offset,
-                                    state_.log_start_offset, true};
-            }
-            case SequenceVerdict::out_of_order_sequence:
-                return unexpected(
-                    StorageError{StorageErrc::out_of_order_sequence, std::move(check.message)});
-            case SequenceVerdict::invalid_producer_epoch:
-                return unexpected(
-                    StorageError{StorageErrc::invalid_producer_epoch, std::move(check.message)});
+        SequenceCheck check = state.check(s, origin == AppendOrigin::client);
+        if (check.verdict == SequenceVerdict::duplicate) {
+            std::lock_guard state_lock(state_mutex_);
+            return AppendResult{check.duplicate_of.first_offset, check.duplicate_of.last_offset,
+                                state_.log_start_offset, true};
         }
+        if (check.verdict != SequenceVerdict::append)
+            return unexpected(verdict_error(check));
         if (staged)
             staged->record(s, 0);  // offsets are not known yet; only sequences matter here
     }
@@ -183,22 +211,79 @@ Expected<AppendResult, StorageError> PartitionLog::append(
     auto appended = active->append(base, batches, summaries, config_, now_ms);
     if (!appended)
         return unexpected(appended.error());
-    int64_t log_start;
-    {
-        std::lock_guard state_lock(state_mutex_);
-        state_.high_watermark = last + 1;
-        state_.active_size = active->size_bytes();
-        log_start = state_.log_start_offset;
-    }
+    // Producer state first: readers must never see a new transactional batch below the high
+    // watermark without the transaction it opens.
     int64_t first_offset = base;
     for (const auto& s : summaries) {
         producers_.record(s, first_offset);
         first_offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
+    int64_t log_start;
+    {
+        std::lock_guard state_lock(state_mutex_);
+        state_.high_watermark = last + 1;
+        state_.active_size = active->size_bytes();
+        state_.first_unstable = producers_.first_unstable_offset().value_or(-1);
+        log_start = state_.log_start_offset;
+    }
     unflushed_messages_ += records;
     if (unflushed_messages_ >= config_.flush_interval_messages)
         (void)flush_locked();
     return AppendResult{base, last, log_start};
+}
+
+Expected<AppendResult, StorageError> PartitionLog::append_marker(const TxnMarker& marker) {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return unexpected(StorageError{StorageErrc::not_found, dir_.string() + " is closed"});
+    if (marker.producer_id < 0 || marker.producer_epoch < 0)
+        return unexpected(
+            StorageError{StorageErrc::invalid_argument, "a marker needs a producer id and epoch"});
+    SequenceCheck check = producers_.check_marker(marker.producer_id, marker.producer_epoch,
+                                                  marker.coordinator_epoch);
+    if (check.verdict != SequenceVerdict::append)
+        return unexpected(verdict_error(check));
+    const int64_t now_ms = now();
+    const int64_t timestamp = marker.timestamp_ms >= 0 ? marker.timestamp_ms : now_ms;
+    const auto bytes = make_marker_batch(marker.producer_id, marker.producer_epoch,
+                                         marker.coordinator_epoch, marker.commit, timestamp);
+    const protocol::BatchSummary summary =
+        marker_summary(marker.producer_id, marker.producer_epoch, timestamp);
+    auto active = snapshot().segments->active();
+    const int64_t offset = active->next_offset();
+    if (active->should_roll(static_cast<int64_t>(bytes.size()), offset, now_ms, config_)) {
+        auto rolled = roll(now_ms);
+        if (!rolled)
+            return unexpected(rolled.error());
+        active = snapshot().segments->active();
+    }
+    auto appended = active->append(
+        offset, bytes, std::span<const protocol::BatchSummary>(&summary, 1), config_, now_ms);
+    if (!appended)
+        return unexpected(appended.error());
+    const auto completed = producers_.complete_txn(marker.producer_id, marker.producer_epoch,
+                                                   marker.coordinator_epoch);
+    Expected<void, StorageError> indexed;
+    if (completed && !marker.commit) {
+        // Kafka's lastStableOffset(CompletedTxn): the oldest transaction still open (this one
+        // is closed now), else the offset after the marker.
+        const int64_t lso = producers_.first_unstable_offset().value_or(offset + 1);
+        indexed = active->txn_index().append({marker.producer_id, *completed, offset, lso});
+    }
+    int64_t log_start;
+    {
+        std::lock_guard state_lock(state_mutex_);
+        state_.high_watermark = offset + 1;
+        state_.active_size = active->size_bytes();
+        state_.first_unstable = producers_.first_unstable_offset().value_or(-1);
+        log_start = state_.log_start_offset;
+    }
+    if (!indexed)
+        return unexpected(indexed.error());
+    unflushed_messages_ += 1;
+    if (unflushed_messages_ >= config_.flush_interval_messages)
+        (void)flush_locked();
+    return AppendResult{offset, offset, log_start};
 }
 
 Expected<void, StorageError> PartitionLog::flush_locked() {
@@ -266,10 +351,18 @@ size_t PartitionLog::apply_retention_locked() {
     const auto& set = *snap.segments;
     std::vector<SegmentRetentionInfo> sealed;
     int64_t total = 0;
+    // Never a segment holding offsets at or above the last stable offset: an open transaction's
+    // data (and what follows it) stays until the transaction is complete.
+    const int64_t lso = snap.lso();
+    bool deletable = true;
     for (size_t i = 0; i < set.size(); ++i) {
         total += snap.limit(i);
         if (i + 1 == set.size())
             break;
+        if (!deletable || set[i + 1]->base_offset() > lso) {
+            deletable = false;
+            continue;
+        }
         SegmentRetentionInfo info;
         info.size_bytes = set[i]->size_bytes();
         info.next_base_offset = set[i + 1]->base_offset();
@@ -339,6 +432,10 @@ void PartitionLog::load_producer_state() {
     int64_t replay_from = (*snap.segments)[0]->base_offset();
     auto offsets = list_producer_snapshots(dir_);
     for (auto it = offsets.rbegin(); it != offsets.rend(); ++it) {
+        // After an unclean stop, from a snapshot at or below the recovery point: the .txnindex
+        // entries above it may be lost with the page cache, and the replay writes them back.
+        if (*it > recovery_point_.load())
+            continue;
         auto entries = read_producer_snapshot(dir_ / segment_file_name(*it, kSnapshotSuffix));
         if (!entries)
             continue;  // corrupt: fall back to an older one, or a full replay
@@ -364,9 +461,35 @@ void PartitionLog::load_producer_state() {
             if (!step || !step->batch)
                 break;
             if (step->batch->header.last_offset() >= replay_from)
-                producers_.record(step->batch->header);
+                replay_batch(*set[i], **log, step->batch->header, step->batch->position);
         }
     }
+}
+
+void PartitionLog::replay_batch(const LogSegment& segment, const LogFile& file,
+                                const protocol::BatchHeader& header, int64_t position) {
+    if (!header.is_control() || header.producer_id < 0) {
+        producers_.record(header);
+        return;
+    }
+    // A control batch: its record says COMMIT or ABORT (markers are 78 bytes; read a little
+    // more in case another writer added bytes, never the whole of a large batch).
+    std::vector<std::byte> bytes(std::min<uint64_t>(header.size_bytes(), 4096));
+    if (!file.read_at(position, bytes))
+        return;
+    auto record = parse_control_record(bytes);
+    if (!record || (record->type != static_cast<int16_t>(ControlType::abort) &&
+                    record->type != static_cast<int16_t>(ControlType::commit)))
+        return;
+    const auto completed = producers_.complete_txn(header.producer_id, header.producer_epoch,
+                                                   record->coordinator_epoch);
+    if (!completed || record->type != static_cast<int16_t>(ControlType::abort))
+        return;
+    auto entries = segment.txn_index().entries();
+    if (!entries.empty() && entries.back().last_offset >= header.base_offset)
+        return;  // the index has it already
+    const int64_t lso = producers_.first_unstable_offset().value_or(header.base_offset + 1);
+    (void)segment.txn_index().append({header.producer_id, *completed, header.base_offset, lso});
 }
 
 }  // namespace skiff::storage

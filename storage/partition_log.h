@@ -18,6 +18,7 @@
 // log.flush.interval.*) flushes everything up to the log end under the append lock.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -47,6 +48,27 @@ struct AppendResult {
     bool duplicate = false;
 };
 
+// Who appends: a client (Produce; every idempotence check, control batches refused) or the
+// group coordinator (its transactional offset batches: no sequence checks).
+enum class AppendOrigin { client, coordinator };
+
+// A transaction marker (control batch) for append_marker.
+struct TxnMarker {
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
+    int32_t coordinator_epoch = 0;
+    bool commit = false;        // false: ABORT
+    int64_t timestamp_ms = -1;  // -1: the log's clock
+};
+
+struct AbortedTxn {
+    int64_t producer_id;
+    int64_t first_offset;
+    bool operator==(const AbortedTxn&) const = default;
+};
+
+enum class Isolation { read_uncommitted, read_committed };
+
 // File ranges of whole batches, for sendfile(). Spans into following segments: one slice per
 // segment touched.
 struct ReadResult {
@@ -54,6 +76,10 @@ struct ReadResult {
     int64_t total_bytes = 0;
     int64_t high_watermark = 0;
     int64_t log_start_offset = 0;
+    int64_t last_stable_offset = 0;
+    // read_committed only: the aborted transactions overlapping the returned range, by
+    // first_offset (Fetch's aborted_transactions).
+    std::vector<AbortedTxn> aborted;
 };
 
 struct TimestampOffset {
@@ -82,13 +108,31 @@ class PartitionLog {
     // invalid_producer_epoch. Assigns consecutive offsets starting at the log end offset. The
     // rolling decision is made once for the whole append (as Kafka does for one produce request),
     // so batches of one append always share a segment.
+    //
+    // Transactions: a control batch from a client is invalid_record; a non-transactional batch
+    // from a producer with an open transaction is invalid_txn_state; the first transactional
+    // batch of a producer opens its transaction at its first offset (last_stable_offset()).
+    // AppendOrigin::coordinator skips the duplicate and sequence checks (epochs still apply).
     Expected<AppendResult, StorageError> append(std::span<const std::byte> batches,
-                                                std::span<const protocol::BatchSummary> summaries);
+                                                std::span<const protocol::BatchSummary> summaries,
+                                                AppendOrigin origin = AppendOrigin::client);
+    // Appends one control batch in Kafka's format (storage/control_batch.h, 78 bytes). Marker
+    // epoch below the producer's -> invalid_producer_epoch; coordinator epoch below the
+    // producer's -> transaction_coordinator_fenced. Closes the producer's open transaction in
+    // this partition (if any); an abort appends a .txnindex entry {pid, first offset, marker
+    // offset, LSO} to the active segment. A marker for a producer without an open transaction
+    // is appended and changes nothing else.
+    Expected<AppendResult, StorageError> append_marker(const TxnMarker& marker);
+    // First offset of the oldest open transaction, else the high watermark.
+    int64_t last_stable_offset() const;
     // offset in [log_start_offset, high_watermark]; offset == high_watermark -> empty result.
     // Outside that range -> offset_out_of_range. min_one_batch: return the first batch whole
-    // even if > max_bytes.
-    Expected<ReadResult, StorageError> read(int64_t offset, int64_t max_bytes,
-                                            bool min_one_batch) const;
+    // even if > max_bytes. read_committed: only bytes below last_stable_offset() (an offset at
+    // or above it reads nothing), and `aborted` lists the aborted transactions overlapping the
+    // bytes returned, from the .txnindex files (Kafka's collectAbortedTransactions).
+    Expected<ReadResult, StorageError> read(
+        int64_t offset, int64_t max_bytes, bool min_one_batch,
+        Isolation isolation = Isolation::read_uncommitted) const;
     // offset in [log_start_offset, high_watermark).
     Expected<LookupResult, StorageError> lookup(int64_t offset) const;
     std::optional<TimestampOffset> offset_for_timestamp(int64_t timestamp_ms) const;
@@ -131,7 +175,11 @@ class PartitionLog {
         std::shared_ptr<const SegmentSet> segments;
         int64_t high_watermark = 0;
         int64_t log_start_offset = 0;
-        int64_t active_size = 0;  // committed bytes of the active segment
+        int64_t active_size = 0;      // committed bytes of the active segment
+        int64_t first_unstable = -1;  // first offset of the oldest open transaction, -1: none
+        int64_t lso() const {
+            return first_unstable >= 0 ? std::min(first_unstable, high_watermark) : high_watermark;
+        }
         // Bytes of segment i a reader may look at.
         int64_t limit(size_t i) const {
             return i + 1 == segments->size() ? active_size : (*segments)[i]->size_bytes();
@@ -149,6 +197,13 @@ class PartitionLog {
     // Newest snapshot at or below the log end, then the batch headers after it (open only).
     void load_producer_state();
     void write_producer_snapshot_at(int64_t offset);  // call with append_mutex_ held
+    // Replay of one batch header (and of a control batch's record) into producers_, writing the
+    // .txnindex entry of an abort that the segment's index lacks.
+    void replay_batch(const LogSegment& segment, const LogFile& file,
+                      const protocol::BatchHeader& header, int64_t position);
+    // Aborted transactions for a read_committed read of [offset, upper_bound).
+    std::vector<AbortedTxn> collect_aborted(const Snapshot& snap, size_t first_segment,
+                                            int64_t offset, int64_t upper_bound) const;
     int64_t now() const { return clock_ ? clock_() : wall_clock_ms(); }
 
     std::filesystem::path dir_;

@@ -2,6 +2,7 @@
 // takes the append mutex.
 #include <algorithm>
 
+#include "storage/big_endian.h"
 #include "storage/partition_log.h"
 
 namespace skiff::storage {
@@ -15,22 +16,39 @@ StorageError out_of_range(int64_t offset, int64_t start, int64_t end) {
 }  // namespace
 
 Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t max_bytes,
-                                                      bool min_one_batch) const {
+                                                      bool min_one_batch,
+                                                      Isolation isolation) const {
     auto snap = snapshot();
     if (offset < snap.log_start_offset || offset > snap.high_watermark)
         return unexpected(out_of_range(offset, snap.log_start_offset, snap.high_watermark));
     ReadResult result;
     result.high_watermark = snap.high_watermark;
     result.log_start_offset = snap.log_start_offset;
-    if (offset == snap.high_watermark)
+    result.last_stable_offset = snap.lso();
+    const bool committed = isolation == Isolation::read_committed;
+    const int64_t end_offset = committed ? result.last_stable_offset : snap.high_watermark;
+    if (offset >= end_offset)
         return result;
     const SegmentSet& set = *snap.segments;
-    size_t i = set.floor(offset).value_or(0);
+    // Where reading must stop: the end of the log, or for read_committed the batch at the LSO
+    // (always a batch's first offset: the first batch of the oldest open transaction).
+    size_t end_segment = set.size() - 1;
+    int64_t end_position = snap.limit(end_segment);
+    if (end_offset < snap.high_watermark) {
+        end_segment = set.floor(end_offset).value_or(0);
+        auto at = set[end_segment]->locate(end_offset, snap.limit(end_segment));
+        if (!at)
+            return unexpected(at.error());
+        end_position = *at ? (*at)->batch_position : snap.limit(end_segment);
+    }
+    auto limit = [&](size_t i) { return i == end_segment ? end_position : snap.limit(i); };
+    const size_t first_segment = set.floor(offset).value_or(0);
+    size_t i = first_segment;
     // Find the batch holding `offset`, moving on if a segment ends before it.
     int64_t start = -1;
     int64_t first_batch_size = 0;
-    for (; i < set.size(); ++i) {
-        auto found = set[i]->locate(offset, snap.limit(i));
+    for (; i <= end_segment; ++i) {
+        auto found = set[i]->locate(offset, limit(i));
         if (!found)
             return unexpected(found.error());
         if (*found) {
@@ -42,9 +60,11 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
     if (start < 0)
         return result;
     int64_t remaining = std::max<int64_t>(max_bytes, 0);
-    for (bool first = true; i < set.size(); ++i, start = 0, first = false) {
-        int64_t limit = snap.limit(i);
-        auto end = set[i]->batches_end(start, remaining, limit);
+    size_t last_segment = i;
+    int64_t last_stop = start;
+    for (bool first = true; i <= end_segment; ++i, start = 0, first = false) {
+        const int64_t lim = limit(i);
+        auto end = set[i]->batches_end(start, remaining, lim);
         if (!end)
             return unexpected(end.error());
         int64_t stop = *end;
@@ -57,11 +77,59 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
             result.slices.push_back(std::move(*slice));
             result.total_bytes += stop - start;
             remaining -= stop - start;
+            last_segment = i;
+            last_stop = stop;
         }
-        if (stop < limit || remaining <= 0)
+        if (stop < lim || remaining <= 0)
             break;  // the next batch did not fit
     }
+    if (!committed || result.slices.empty())
+        return result;
+    // Kafka's upper bound: the offset of the first batch after the bytes returned.
+    int64_t upper = snap.high_watermark;
+    if (last_segment == end_segment && last_stop == end_position) {
+        upper = end_offset;
+    } else if (last_stop < snap.limit(last_segment)) {
+        auto file = set[last_segment]->file();
+        if (!file)
+            return unexpected(file.error());
+        std::byte base[8];
+        if (auto r = (*file)->read_at(last_stop, base); !r)
+            return unexpected(r.error());
+        upper = load_be<int64_t>(base);
+    } else if (last_segment + 1 < set.size()) {
+        upper = set[last_segment + 1]->base_offset();
+    }
+    result.aborted = collect_aborted(snap, first_segment, offset, upper);
     return result;
+}
+
+std::vector<AbortedTxn> PartitionLog::collect_aborted(const Snapshot& snap, size_t first_segment,
+                                                      int64_t offset, int64_t upper_bound) const {
+    // Kafka's collectAbortedTransactions: from the segment holding the fetch offset on (an ABORT
+    // marker may be several segments after the data), every entry with last_offset >= offset
+    // and first_offset < upper_bound; done after the first entry whose LSO reaches the bound.
+    std::vector<AbortedTxn> aborted;
+    const SegmentSet& set = *snap.segments;
+    bool done = false;
+    for (size_t i = first_segment; i < set.size() && !done; ++i) {
+        for (const TxnIndexEntry& e : set[i]->txn_index().entries()) {
+            if (e.last_offset >= offset && e.first_offset < upper_bound)
+                aborted.push_back({e.producer_id, e.first_offset});
+            if (e.last_stable_offset >= upper_bound) {
+                done = true;
+                break;
+            }
+        }
+    }
+    std::stable_sort(aborted.begin(), aborted.end(), [](const AbortedTxn& a, const AbortedTxn& b) {
+        return a.first_offset < b.first_offset;
+    });
+    return aborted;
+}
+
+int64_t PartitionLog::last_stable_offset() const {
+    return snapshot().lso();
 }
 
 Expected<LookupResult, StorageError> PartitionLog::lookup(int64_t offset) const {

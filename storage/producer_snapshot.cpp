@@ -49,8 +49,8 @@ Expected<void, StorageError> write_producer_snapshot(const fs::path& dir, int64_
         put<int64_t>(bytes, last.last_offset);
         put<int32_t>(bytes, static_cast<int32_t>(last.last_offset - last.first_offset));
         put<int64_t>(bytes, last.max_timestamp);
-        put<int32_t>(bytes, -1);
-        put<int64_t>(bytes, -1);
+        put<int32_t>(bytes, entry.coordinator_epoch);
+        put<int64_t>(bytes, entry.current_txn_first_offset);
     }
     store_be<uint32_t>(bytes.data() + 2, protocol::crc32c(std::span(bytes).subspan(6)));
 
@@ -115,6 +115,8 @@ Expected<ProducerState::Entries, StorageError> read_producer_snapshot(const fs::
             last.last_sequence >= offset_delta
                 ? last.last_sequence - offset_delta
                 : last.last_sequence - offset_delta + std::numeric_limits<int32_t>::max() + 1;
+        entry.coordinator_epoch = load_be<int32_t>(p + 34);
+        entry.current_txn_first_offset = load_be<int64_t>(p + 38);
         if (last.last_offset >= 0)
             entry.batches.push_back(last);
         entries[producer_id] = std::move(entry);

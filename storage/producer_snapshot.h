@@ -10,7 +10,8 @@
 //   int32  count, then per producer (46 bytes):
 //     int64 producer_id | int16 epoch | int32 last_sequence | int64 last_offset |
 //     int32 offset_delta (last_offset - first offset of the last batch) | int64 timestamp |
-//     int32 coordinator_epoch (-1) | int64 current_txn_first_offset (-1)
+//     int32 coordinator_epoch (of the last marker, -1 if none) |
+//     int64 current_txn_first_offset (-1: no open transaction; else reopened at load)
 // Like Kafka, only each producer's last batch is kept, so right after a restart from a snapshot
 // only a retry of that batch is recognised as a duplicate (replayed batches restore up to five).
 //

@@ -20,7 +20,7 @@ bool in_sequence(int32_t last_sequence, int32_t next_sequence) {
 
 }  // namespace
 
-SequenceCheck ProducerState::check(const protocol::BatchSummary& batch) const {
+SequenceCheck ProducerState::check(const protocol::BatchSummary& batch, bool check_sequence) const {
     if (batch.producer_id < 0)
         return {};
     auto it = entries_.find(batch.producer_id);
@@ -33,6 +33,14 @@ SequenceCheck ProducerState::check(const protocol::BatchSummary& batch) const {
                 "producer " + std::to_string(batch.producer_id) + " epoch " +
                     std::to_string(batch.producer_epoch) + " is older than the current epoch " +
                     std::to_string(entry.epoch)};
+    if (!batch.transactional && entry.current_txn_first_offset >= 0)
+        return {SequenceVerdict::invalid_txn_state,
+                {},
+                "producer " + std::to_string(batch.producer_id) +
+                    " sent a non-transactional batch while its transaction from offset " +
+                    std::to_string(entry.current_txn_first_offset) + " is open"};
+    if (!check_sequence)
+        return {};
     if (batch.producer_epoch > entry.epoch) {
         if (batch.base_sequence != 0)
             return {SequenceVerdict::out_of_order_sequence,
@@ -55,7 +63,8 @@ SequenceCheck ProducerState::check(const protocol::BatchSummary& batch) const {
     return {};
 }
 
-void ProducerState::record(int64_t producer_id, int16_t epoch, const ProducerBatch& batch) {
+void ProducerState::record(int64_t producer_id, int16_t epoch, const ProducerBatch& batch,
+                           bool transactional) {
     ProducerEntry& entry = entries_[producer_id];
     if (epoch != entry.epoch) {
         entry.epoch = epoch;
@@ -64,14 +73,19 @@ void ProducerState::record(int64_t producer_id, int16_t epoch, const ProducerBat
     entry.batches.push_back(batch);
     while (entry.batches.size() > kProducerBatchesKept)
         entry.batches.pop_front();
+    if (transactional && entry.current_txn_first_offset < 0) {
+        entry.current_txn_first_offset = batch.first_offset;
+        open_txns_[batch.first_offset] = producer_id;
+    }
 }
 
 void ProducerState::record(const protocol::BatchSummary& batch, int64_t first_offset) {
-    if (batch.producer_id < 0)
+    if (batch.producer_id < 0 || batch.control)
         return;
     record(batch.producer_id, batch.producer_epoch,
            {batch.base_sequence, last_sequence_of(batch.base_sequence, batch.last_offset_delta),
-            first_offset, first_offset + batch.last_offset_delta, batch.max_timestamp});
+            first_offset, first_offset + batch.last_offset_delta, batch.max_timestamp},
+           batch.transactional);
 }
 
 void ProducerState::record(const protocol::BatchHeader& header) {
@@ -79,7 +93,60 @@ void ProducerState::record(const protocol::BatchHeader& header) {
         return;
     record(header.producer_id, header.producer_epoch,
            {header.base_sequence, last_sequence_of(header.base_sequence, header.last_offset_delta),
-            header.base_offset, header.last_offset(), header.max_timestamp});
+            header.base_offset, header.last_offset(), header.max_timestamp},
+           header.is_transactional());
+}
+
+SequenceCheck ProducerState::check_marker(int64_t producer_id, int16_t epoch,
+                                          int32_t coordinator_epoch) const {
+    auto it = entries_.find(producer_id);
+    if (it == entries_.end())
+        return {};
+    const ProducerEntry& entry = it->second;
+    if (epoch < entry.epoch)
+        return {SequenceVerdict::invalid_producer_epoch,
+                {},
+                "marker epoch " + std::to_string(epoch) + " of producer " +
+                    std::to_string(producer_id) + " is older than the current epoch " +
+                    std::to_string(entry.epoch)};
+    if (coordinator_epoch < entry.coordinator_epoch)
+        return {SequenceVerdict::transaction_coordinator_fenced,
+                {},
+                "marker coordinator epoch " + std::to_string(coordinator_epoch) + " of producer " +
+                    std::to_string(producer_id) + " is older than " +
+                    std::to_string(entry.coordinator_epoch)};
+    return {};
+}
+
+std::optional<int64_t> ProducerState::complete_txn(int64_t producer_id, int16_t epoch,
+                                                   int32_t coordinator_epoch) {
+    ProducerEntry& entry = entries_[producer_id];
+    if (epoch != entry.epoch) {
+        entry.epoch = epoch;
+        entry.batches.clear();
+    }
+    entry.coordinator_epoch = coordinator_epoch;
+    const int64_t first = entry.current_txn_first_offset;
+    if (first < 0)
+        return std::nullopt;
+    entry.current_txn_first_offset = -1;
+    open_txns_.erase(first);
+    return first;
+}
+
+std::optional<int64_t> ProducerState::first_unstable_offset_except(int64_t producer_id) const {
+    for (const auto& [first, pid] : open_txns_)
+        if (pid != producer_id)
+            return first;
+    return std::nullopt;
+}
+
+void ProducerState::restore(Entries entries) {
+    entries_ = std::move(entries);
+    open_txns_.clear();
+    for (const auto& [pid, entry] : entries_)
+        if (entry.current_txn_first_offset >= 0)
+            open_txns_[entry.current_txn_first_offset] = pid;
 }
 
 }  // namespace skiff::storage

@@ -203,6 +203,10 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
             return unexpected(problem.error());
         opened.recovered = true;
         opened.truncated = s.size_bytes() < before;
+        // Aborts whose marker was cut off go; the partition's producer-state replay writes back
+        // the entries of the markers that remain (PartitionLog::load_producer_state).
+        if (auto t = s.txn_index_.truncate_to(s.next_offset()); !t)
+            return unexpected(t.error());
         if (!problem->empty())
             opened.problem = *problem;
     }

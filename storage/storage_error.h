@@ -16,7 +16,13 @@ enum class StorageErrc {
     not_found,
     // Idempotent-producer checks (producer_state.h).
     out_of_order_sequence,
-    invalid_producer_epoch
+    invalid_producer_epoch,
+    // Transactions: a non-transactional batch from a producer with an open transaction.
+    invalid_txn_state,
+    // A transaction marker whose coordinator epoch is older than the producer's.
+    transaction_coordinator_fenced,
+    // A client append holding a control batch (only markers may write those).
+    invalid_record
 };
 
 struct StorageError {

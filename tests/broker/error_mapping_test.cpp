@@ -17,6 +17,16 @@ TEST(ErrorMapping, StorageErrorsBecomeTheCodesClientsActOn) {
     EXPECT_EQ(static_cast<int16_t>(ErrorCode::kafka_storage_error), 56);
 }
 
+TEST(ErrorMapping, TransactionErrorsHaveKafkasCodes) {
+    EXPECT_EQ(to_error_code(storage::StorageErrc::invalid_txn_state), ErrorCode::invalid_txn_state);
+    EXPECT_EQ(to_error_code(storage::StorageErrc::transaction_coordinator_fenced),
+              ErrorCode::transaction_coordinator_fenced);
+    EXPECT_EQ(to_error_code(storage::StorageErrc::invalid_record), ErrorCode::invalid_record);
+    EXPECT_EQ(static_cast<int16_t>(ErrorCode::invalid_txn_state), 48);
+    EXPECT_EQ(static_cast<int16_t>(ErrorCode::transaction_coordinator_fenced), 52);
+    EXPECT_EQ(static_cast<int16_t>(ErrorCode::invalid_record), 87);
+}
+
 TEST(ErrorMapping, BatchErrors) {
     EXPECT_EQ(to_error_code(protocol::BatchErrc::legacy_magic),
               ErrorCode::unsupported_for_message_format);
