@@ -6,6 +6,9 @@
 //   .index      entries strictly increasing, each on a batch boundary of the matching .log
 //               whose offsets contain the entry's offset
 //   .timeindex  timestamps strictly increasing, offsets non-decreasing and inside the segment
+//   .txnindex   34-byte entries of version 0, lastOffset strictly increasing and inside the
+//               segment, firstOffset <= lastOffset, lastOffset an ABORT marker of that producer
+// Control batches (transaction markers) print their type and coordinator epoch.
 // Exit code: 0 fine, 1 a problem found, 2 usage or I/O error.
 #include "storage/dump_log.h"
 
@@ -20,11 +23,13 @@
 #include <vector>
 
 #include "storage/big_endian.h"
+#include "storage/control_batch.h"
 #include "storage/log_file.h"
 #include "storage/offset_index.h"
 #include "storage/partition_metadata.h"
 #include "storage/segment_names.h"
 #include "storage/time_index.h"
+#include "storage/transaction_index.h"
 
 namespace skiff::storage {
 
@@ -35,7 +40,20 @@ namespace {
 struct BatchSpan {
     int64_t base_offset;
     int64_t last_offset;
+    int64_t producer_id = -1;
+    int16_t control_type = -1;  // a control batch's record type, -1 for data
 };
+
+const char* control_type_name(int16_t type) {
+    switch (type) {
+        case 0:
+            return "ABORT";
+        case 1:
+            return "COMMIT";
+        default:
+            return "UNKNOWN";
+    }
+}
 
 struct Dumper {
     bool verify = false;
@@ -98,12 +116,26 @@ struct Dumper {
                           << " compresscodec: " << protocol::compression_name(h.compression())
                           << " crc: " << h.crc << " isvalid: true\n";
             }
+            int16_t control_type = -1;
+            if (h.is_control()) {
+                auto record = parse_control_record(step->batch->bytes);
+                if (!record)
+                    problem(path, "control batch at position " + std::to_string(position) +
+                                      " has no readable control record");
+                else
+                    control_type = record->type;
+                if (print && record)
+                    std::cout << "| offset: " << h.base_offset
+                              << " endTxnMarker: " << control_type_name(record->type)
+                              << " coordinatorEpoch: " << record->coordinator_epoch << "\n";
+            }
             if (expected && h.base_offset != *expected)
                 problem(path, "batch at position " + std::to_string(position) +
                                   " has base offset " + std::to_string(h.base_offset) +
                                   ", expected " + std::to_string(*expected));
             expected = h.last_offset() + 1;
-            batches[position] = BatchSpan{h.base_offset, h.last_offset()};
+            batches[position] =
+                BatchSpan{h.base_offset, h.last_offset(), h.producer_id, control_type};
         }
         if (next_offset)
             *next_offset = expected.value_or(-1);
@@ -218,6 +250,57 @@ struct Dumper {
         }
     }
 
+    void dump_txn_index(const fs::path& path) {
+        auto base = parse_segment_file_name(path.filename().string(), kTxnIndexSuffix);
+        auto bytes = read_all(path);
+        if (!bytes)
+            return;
+        int64_t b = base.value_or(0);
+        std::cout << "Dumping " << path.string() << "\nTransaction index base offset: " << b
+                  << "\n";
+        std::string torn;
+        auto entries = parse_txn_index(*bytes, &torn);
+        int64_t next_offset = -1;
+        std::optional<std::map<int64_t, BatchSpan>> batches;
+        if (verify && base)
+            batches = batches_for(path, *base, &next_offset);
+        std::map<int64_t, BatchSpan> by_offset;
+        if (batches)
+            for (const auto& [position, span] : *batches)
+                by_offset[span.base_offset] = span;
+        int64_t prev_last = INT64_MIN;
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const TxnIndexEntry& e = entries[i];
+            std::cout << "version: 0 producerId: " << e.producer_id
+                      << " firstOffset: " << e.first_offset << " lastOffset: " << e.last_offset
+                      << " lastStableOffset: " << e.last_stable_offset << "\n";
+            if (!verify)
+                continue;
+            const std::string which = "entry " + std::to_string(i);
+            if (e.last_offset <= prev_last)
+                problem(path, which + " lastOffset " + std::to_string(e.last_offset) +
+                                  " does not increase");
+            prev_last = e.last_offset;
+            if (e.first_offset > e.last_offset)
+                problem(path, which + " firstOffset is after its lastOffset");
+            if (e.last_offset < b || (next_offset >= 0 && e.last_offset >= next_offset)) {
+                problem(path, which + " lastOffset " + std::to_string(e.last_offset) +
+                                  " is outside the segment");
+                continue;
+            }
+            if (!batches)
+                continue;
+            auto it = by_offset.find(e.last_offset);
+            if (it == by_offset.end() || it->second.control_type != 0 ||
+                it->second.producer_id != e.producer_id)
+                problem(path, which + " lastOffset " + std::to_string(e.last_offset) +
+                                  " is not an ABORT marker of producer " +
+                                  std::to_string(e.producer_id));
+        }
+        if (verify && !torn.empty())
+            problem(path, torn);
+    }
+
     // partition.metadata: the topic id, in Kafka's text form; a file that does not parse is a
     // problem (the broker refuses to start on it).
     void dump_partition_metadata(const fs::path& dir) {
@@ -239,6 +322,8 @@ struct Dumper {
             dump_log(path, true, nullptr);
         else if (name.ends_with(kTimeIndexSuffix))
             dump_time_index(path);
+        else if (name.ends_with(kTxnIndexSuffix))
+            dump_txn_index(path);
         else if (name.ends_with(kIndexSuffix))
             dump_index(path);
         else
@@ -251,7 +336,7 @@ struct Dumper {
         for (const auto& entry : fs::directory_iterator(dir)) {
             std::string name = entry.path().filename().string();
             if (name.ends_with(kLogSuffix) || name.ends_with(kIndexSuffix) ||
-                name.ends_with(kTimeIndexSuffix))
+                name.ends_with(kTimeIndexSuffix) || name.ends_with(kTxnIndexSuffix))
                 files.push_back(entry.path());
         }
         std::sort(files.begin(), files.end());

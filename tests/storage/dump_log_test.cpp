@@ -6,9 +6,12 @@
 #include <fstream>
 #include <string>
 
+#include "protocol/crc32c.h"
+#include "storage/big_endian.h"
 #include "storage/partition_log.h"
 #include "storage/partition_metadata.h"
 #include "storage/segment_names.h"
+#include "storage/transaction_index.h"
 #include "tests/storage/test_batches.h"
 
 #ifndef SKIFF_BINARY
@@ -133,6 +136,79 @@ TEST(DumpLogTest, ShowsTheTopicIdAndVerifiesPartitionMetadata) {
     EXPECT_NE(run.output.find("PROBLEM " + (dir.path() / kPartitionMetadataFile).string()),
               std::string::npos)
         << run.output;
+}
+
+// A transactional batch of producer `pid` (attribute 0x10), sequence `sequence`.
+std::vector<std::byte> txn_batch(int64_t pid, int32_t sequence) {
+    auto bytes = test::make_batch(2, 150);
+    store_be<int64_t>(bytes.data() + 43, pid);
+    store_be<int16_t>(bytes.data() + 51, 0);
+    store_be<int32_t>(bytes.data() + 53, sequence);
+    bytes[22] |= std::byte{0x10};
+    store_be<uint32_t>(
+        bytes.data() + protocol::kBatchCrcOffset,
+        protocol::crc32c(std::span(bytes).subspan(protocol::kBatchAttributesOffset)));
+    return bytes;
+}
+
+TEST(DumpLogTest, ShowsTransactionMarkersAndVerifiesTheTxnIndex) {
+    TempDir dir;
+    {
+        auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 4096));
+        ASSERT_TRUE(log);
+        auto append = [&](const std::vector<std::byte>& b) {
+            auto summaries = protocol::validate_batches(b);
+            ASSERT_TRUE(summaries);
+            ASSERT_TRUE((*log)->append(b, *summaries));
+        };
+        append(txn_batch(5, 0));                                     // 0-1
+        ASSERT_TRUE((*log)->append_marker({5, 0, 3, false, 2000}));  // 2: ABORT
+        append(txn_batch(6, 0));                                     // 3-4
+        ASSERT_TRUE((*log)->append_marker({6, 0, 3, true, 2000}));   // 5: COMMIT
+        ASSERT_TRUE((*log)->close());
+    }
+    auto run = dump_log("--verify " + dir.path().string());
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("| offset: 2 endTxnMarker: ABORT coordinatorEpoch: 3"),
+              std::string::npos)
+        << run.output;
+    EXPECT_NE(run.output.find("| offset: 5 endTxnMarker: COMMIT coordinatorEpoch: 3"),
+              std::string::npos)
+        << run.output;
+    EXPECT_NE(run.output.find("version: 0 producerId: 5 firstOffset: 0 lastOffset: 2 "
+                              "lastStableOffset: 3"),
+              std::string::npos)
+        << run.output;
+    // An entry pointing at the COMMIT marker, one outside the segment, one not increasing.
+    const fs::path index = dir.path() / segment_file_name(0, kTxnIndexSuffix);
+    auto bytes = test::read_file(index);
+    ASSERT_EQ(bytes.size(), kTxnIndexEntrySize);
+    auto add = [&](int64_t pid, int64_t first, int64_t last) {
+        std::vector<std::byte> e(kTxnIndexEntrySize);
+        store_be<int64_t>(e.data() + 2, pid);
+        store_be<int64_t>(e.data() + 10, first);
+        store_be<int64_t>(e.data() + 18, last);
+        store_be<int64_t>(e.data() + 26, last + 1);
+        bytes.insert(bytes.end(), e.begin(), e.end());
+    };
+    add(6, 3, 5);
+    test::write_file(index, bytes);
+    run = dump_log("--verify " + index.string());
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find("is not an ABORT marker of producer 6"), std::string::npos)
+        << run.output;
+    add(6, 3, 60);
+    add(6, 3, 4);
+    test::write_file(index, bytes);
+    run = dump_log("--verify " + index.string());
+    EXPECT_NE(run.output.find("lastOffset 60 is outside the segment"), std::string::npos)
+        << run.output;
+    EXPECT_NE(run.output.find("lastOffset 4 does not increase"), std::string::npos) << run.output;
+    bytes[0] = std::byte{1};  // version 256
+    test::write_file(index, bytes);
+    run = dump_log("--verify " + index.string());
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find("has version 256"), std::string::npos) << run.output;
 }
 
 TEST(DumpLogTest, UsageErrors) {
