@@ -422,6 +422,39 @@ TEST(TransactionTest, CrashReplayReopensTransactionsAndRebuildsTheTxnIndex) {
               (std::vector<TxnIndexEntry>{{5, 0, 4, 2}, {7, 5, 7, 2}}));
 }
 
+TEST(TransactionTest, UncleanOpenReplaysFromASnapshotAtTheRecoveryPoint) {
+    // Snapshots written at rolls above the recovery point may describe .txnindex entries that a
+    // power loss took; the replay starts at or below the recovery point and writes them back.
+    TempDir dir;
+    auto config = test::small_config(500, 4096);
+    std::vector<fs::path> indexes;
+    {
+        auto log = PartitionLog::open(dir.path(), config, test::fixed_now);
+        ASSERT_TRUE(log);
+        for (int t = 0; t < 4; ++t) {  // four aborted transactions, rolls in between
+            ASSERT_TRUE(append(**log, producer_batch(5, 0, 2 * t, true)));
+            ASSERT_TRUE(marker(**log, 5, 0, false));
+            ASSERT_TRUE(append(**log, producer_batch(9, 0, 2 * t, false)));
+        }
+        ASSERT_GT((*log)->segment_count(), 2u);
+        ASSERT_FALSE(list_producer_snapshots(dir.path()).empty());
+        indexes = test::segment_files(dir.path(), kTxnIndexSuffix);
+        ASSERT_EQ(indexes.size(), 4u);
+    }
+    std::vector<std::vector<TxnIndexEntry>> before;
+    for (const auto& p : indexes) {
+        before.push_back(parse_txn_index(test::read_file(p), nullptr));
+        fs::remove(p);
+    }
+    auto log = PartitionLog::open(dir.path(), config, test::fixed_now, false, 0);
+    ASSERT_TRUE(log);
+    for (size_t i = 0; i < indexes.size(); ++i)
+        EXPECT_EQ(parse_txn_index(test::read_file(indexes[i]), nullptr), before[i]) << indexes[i];
+    auto r = (*log)->read(0, 1 << 20, false, Isolation::read_committed);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->aborted.size(), 4u);
+}
+
 TEST(TransactionTest, TxnIndexGoesWithItsSegment) {
     TempDir dir;
     auto config = test::small_config(500, 4096);
