@@ -293,6 +293,28 @@ TEST(TransactionTest, AbortMarkerSeveralSegmentsAfterTheDataIsFound) {
     EXPECT_TRUE(after->aborted.empty());
 }
 
+TEST(TransactionTest, ReadCommittedStopsAtATransactionOpeningASegment) {
+    TempDir dir;
+    auto log = PartitionLog::open(dir.path(), test::small_config(500, 4096));
+    ASSERT_TRUE(log);
+    ASSERT_TRUE(append(**log, producer_batch(9, 0, 0, false)));  // 0-1
+    ASSERT_TRUE(append(**log, producer_batch(9, 0, 2, false)));  // 2-3
+    ASSERT_TRUE(append(**log, producer_batch(5, 0, 0, true)));   // 4-5: rolls, opens a txn
+    ASSERT_TRUE(append(**log, producer_batch(9, 0, 4, false)));  // 6-7
+    ASSERT_TRUE(fs::exists(dir.path() / segment_file_name(4, kLogSuffix)));
+    auto r = (*log)->read(0, 1 << 20, false, Isolation::read_committed);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(batches_in(*r), (std::vector<std::pair<int64_t, int16_t>>{{0, 0}, {2, 0}}));
+    EXPECT_TRUE(r->aborted.empty());
+    auto one = (*log)->read(2, 0, true, Isolation::read_committed);  // min_one_batch
+    ASSERT_TRUE(one);
+    EXPECT_EQ(batches_in(*one), (std::vector<std::pair<int64_t, int16_t>>{{2, 0}}));
+    ASSERT_TRUE(marker(**log, 5, 0, true));
+    auto all = (*log)->read(0, 1 << 20, false, Isolation::read_committed);
+    ASSERT_TRUE(all);
+    EXPECT_EQ(batches_in(*all).size(), 5u);
+}
+
 TEST(TransactionTest, RetentionKeepsSegmentsFromTheLastStableOffsetOn) {
     TempDir dir;
     auto config = test::small_config(500, 4096);
