@@ -33,6 +33,10 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
     // v3+ has a response-wide limit; before that only per-partition limits existed.
     int64_t budget =
         version >= 3 ? std::max<int64_t>(req.max_bytes, 0) : std::numeric_limits<int32_t>::max();
+    // v4+ read_committed (isolation_level 1): only below the last stable offset.
+    const auto isolation = version >= 4 && req.isolation_level == 1
+                               ? storage::Isolation::read_committed
+                               : storage::Isolation::read_uncommitted;
     resp.responses.clear();
     resp.responses.reserve(req.topics.size());
     for (size_t i = 0; i < req.topics.size(); ++i) {
@@ -78,11 +82,11 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
             const bool first_data = pass.bytes == 0 || version < 3;
             const int64_t limit =
                 std::min<int64_t>(std::max<int64_t>(p.partition_max_bytes, 0), budget);
-            auto read = log->read(p.fetch_offset, limit, first_data);
+            auto read = log->read(p.fetch_offset, limit, first_data, isolation);
             if (!read) {
                 out.error_code = to_error_code(read.error().code);
                 out.high_watermark = log->high_watermark();
-                out.last_stable_offset = out.high_watermark;
+                out.last_stable_offset = log->last_stable_offset();
                 out.log_start_offset = log->log_start_offset();
                 pass.has_error = true;
                 t.partitions.push_back(std::move(out));
@@ -90,8 +94,16 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
             }
             out.error_code = ErrorCode::none;
             out.high_watermark = read->high_watermark;
-            out.last_stable_offset = read->high_watermark;  // no transactions: everything is stable
+            out.last_stable_offset = read->last_stable_offset;
             out.log_start_offset = read->log_start_offset;
+            // read_committed: the consumer drops the records of these producers from their
+            // first offset up to the producer's ABORT marker. read_uncommitted: null (Kafka).
+            if (isolation == storage::Isolation::read_committed) {
+                out.aborted_transactions.emplace();
+                out.aborted_transactions->reserve(read->aborted.size());
+                for (const auto& a : read->aborted)
+                    out.aborted_transactions->push_back({a.producer_id, a.first_offset});
+            }
             if (version < 4) {  // message format v0/v1: converted in memory, no sendfile
                 std::string error;
                 if (!down_convert_fetch(*read, version, p.fetch_offset, limit, out.records,

@@ -32,7 +32,7 @@ int16_t first_version_for(int64_t timestamp) {
 
 protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string& topic,
                                               const protocol::ListOffsetsPartition& p,
-                                              int16_t version) {
+                                              int16_t version, bool read_committed) {
     protocol::ListOffsetsPartitionResponse out;
     out.partition_index = p.partition_index;
     out.timestamp = -1;
@@ -49,6 +49,9 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
         return out;
     }
     out.error_code = ErrorCode::none;
+    // Kafka's upper bound for LATEST and for timestamp lookups: the last stable offset for
+    // read_committed (v2+), the high watermark otherwise.
+    const int64_t bound = read_committed ? log->last_stable_offset() : log->high_watermark();
     if (p.timestamp == kEarliest || p.timestamp == kEarliestLocal) {
         // No tiered storage: the local log starts where the log does.
         out.offset = log->log_start_offset();
@@ -57,14 +60,16 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
         // storage.
         out.leader_epoch = -1;
     } else if (p.timestamp == kLatest) {
-        out.offset = log->high_watermark();
+        out.offset = bound;
     } else if (p.timestamp == kMaxTimestamp) {
-        if (auto m = log->max_timestamp()) {
+        if (auto m = log->max_timestamp(); m && m->offset < bound) {
             out.timestamp = m->timestamp;
             out.offset = m->offset;
         }
-    } else if (auto found = log->offset_for_timestamp(p.timestamp)) {
-        // The first offset whose timestamp is at or after the one asked for; -1/-1 when none is.
+    } else if (auto found = log->offset_for_timestamp(p.timestamp);
+               found && found->offset < bound) {
+        // The first offset whose timestamp is at or after the one asked for; -1/-1 when none is
+        // (or when it is not yet stable, for read_committed).
         out.timestamp = found->timestamp;
         out.offset = found->offset;
     }
@@ -76,13 +81,15 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
 asio::awaitable<protocol::ListOffsetsResponse> handle_list_offsets(
     RequestContext& ctx, const protocol::ListOffsetsRequest& req) {
     protocol::ListOffsetsResponse resp;
+    const bool read_committed = ctx.header.api_version >= 2 && req.isolation_level == 1;
     resp.topics.reserve(req.topics.size());
     for (const auto& topic : req.topics) {
         protocol::ListOffsetsTopicResponse t;
         t.name = topic.name;
         t.partitions.reserve(topic.partitions.size());
         for (const auto& p : topic.partitions) {
-            t.partitions.push_back(answer(ctx.broker, topic.name, p, ctx.header.api_version));
+            t.partitions.push_back(
+                answer(ctx.broker, topic.name, p, ctx.header.api_version, read_committed));
             // v0 (kafka-python api_version (0, 9)) answers in old_style_offsets, at most
             // max_num_offsets of them: the one offset later versions give.
             auto& out = t.partitions.back();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 
 #include "handler_fixture.h"
 #include "protocol/fetch.h"
@@ -236,6 +237,85 @@ TEST_F(FetchTest, EverySupportedVersion) {
         EXPECT_EQ(p.error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(base_offsets(p), (std::vector<int64_t>{2, 5})) << "v" << v;
     }
+}
+
+// read_committed (isolation_level 1, v4+): only below the last stable offset, with the aborted
+// transactions of the returned range; read_uncommitted reads to the high watermark and gets a
+// null list. The batches go straight into the log: the produce handler's transaction checks
+// are the coordinator's business (txn handler tests).
+class FetchIsolationTest : public FetchTest {
+  protected:
+    void append_txn(int64_t pid, int records) {
+        protocol::BatchSpec spec;
+        spec.producer_id = pid;
+        spec.producer_epoch = 0;
+        spec.base_sequence = sequences_[pid];
+        spec.attributes = 0x10;  // transactional
+        sequences_[pid] += records;
+        auto batch = make_batch(records, spec);
+        auto summaries = protocol::validate_batches(batch);
+        ASSERT_TRUE(summaries);
+        ASSERT_TRUE(log().append(batch, *summaries));
+    }
+    void end_txn(int64_t pid, bool commit) {
+        ASSERT_TRUE(log().append_marker({pid, 0, 0, commit, -1}));
+    }
+    storage::PartitionLog& log() { return *broker().logs().get({"t", 0}); }
+    protocol::PartitionData fetch(int64_t offset, int8_t isolation, int16_t version = kLatest) {
+        auto req = request_for("t", {{0, offset}});
+        req.isolation_level = isolation;
+        auto resp = run(handle_fetch, req, version);
+        return resp.responses.at(0).partitions.at(0);
+    }
+    std::map<int64_t, int32_t> sequences_;
+};
+
+TEST_F(FetchIsolationTest, ReadCommittedStopsAtTheLastStableOffset) {
+    create_topic("t");
+    produce("t", 0, 2);  // 0-1, not transactional
+    append_txn(7, 3);    // 2-4, open
+    auto committed = fetch(0, 1);
+    EXPECT_EQ(committed.error_code, ErrorCode::none);
+    EXPECT_EQ(committed.high_watermark, 5);
+    EXPECT_EQ(committed.last_stable_offset, 2);
+    EXPECT_EQ(base_offsets(committed), (std::vector<int64_t>{0}));
+    ASSERT_TRUE(committed.aborted_transactions.has_value());
+    EXPECT_TRUE(committed.aborted_transactions->empty());
+    // At the last stable offset: nothing yet, no error.
+    auto waiting = fetch(2, 1);
+    EXPECT_EQ(waiting.error_code, ErrorCode::none);
+    EXPECT_EQ(waiting.records.size_bytes(), 0);
+
+    auto uncommitted = fetch(0, 0);
+    EXPECT_EQ(base_offsets(uncommitted), (std::vector<int64_t>{0, 2}));
+    EXPECT_EQ(uncommitted.last_stable_offset, 2);
+    EXPECT_FALSE(uncommitted.aborted_transactions.has_value());
+
+    end_txn(7, true);  // marker at 5
+    auto after = fetch(0, 1);
+    EXPECT_EQ(after.last_stable_offset, 6);
+    EXPECT_EQ(base_offsets(after), (std::vector<int64_t>{0, 2, 5}));
+    EXPECT_TRUE(after.aborted_transactions->empty());
+}
+
+TEST_F(FetchIsolationTest, AbortedTransactionsAreListedForReadCommitted) {
+    create_topic("t");
+    append_txn(7, 2);  // 0-1
+    append_txn(8, 2);  // 2-3
+    end_txn(7, false);  // 4: abort of 7
+    end_txn(8, true);   // 5: commit of 8
+    auto p = fetch(0, 1);
+    EXPECT_EQ(p.last_stable_offset, 6);
+    EXPECT_EQ(base_offsets(p), (std::vector<int64_t>{0, 2, 4, 5}));
+    ASSERT_TRUE(p.aborted_transactions.has_value());
+    ASSERT_EQ(p.aborted_transactions->size(), 1u);
+    EXPECT_EQ((*p.aborted_transactions)[0].producer_id, 7);
+    EXPECT_EQ((*p.aborted_transactions)[0].first_offset, 0);
+    // Fetch v0-v3 has no isolation level: everything up to the high watermark, markers dropped
+    // by the down-conversion.
+    auto v3 = fetch(0, 1, 3);
+    EXPECT_EQ(v3.error_code, ErrorCode::none);
+    EXPECT_EQ(v3.high_watermark, 6);
 }
 
 }  // namespace

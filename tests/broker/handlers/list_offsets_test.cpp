@@ -191,5 +191,38 @@ TEST_F(ListOffsetsTest, EverySupportedVersion) {
     }
 }
 
+// read_committed (v2+): LATEST is the last stable offset, and a timestamp lookup finds nothing
+// at or past it; read_uncommitted and v0-1 answer the high watermark.
+TEST_F(ListOffsetsTest, ReadCommittedLatestIsTheLastStableOffset) {
+    three_batches();  // 0-5
+    protocol::BatchSpec spec;
+    spec.producer_id = 3;
+    spec.producer_epoch = 0;
+    spec.base_sequence = 0;
+    spec.base_timestamp = 5000;
+    spec.attributes = 0x10;  // transactional, left open: 6-7
+    auto batch = make_batch(2, spec);
+    auto summaries = protocol::validate_batches(batch);
+    ASSERT_TRUE(summaries);
+    auto& log = *broker().logs().get({"t", 0});
+    ASSERT_TRUE(log.append(batch, *summaries));
+    auto ask = [&](int64_t timestamp, int8_t isolation, int16_t version) {
+        ListOffsetsRequest req;
+        req.isolation_level = isolation;
+        req.topics.push_back({"t", {{0, -1, timestamp, 1}}});
+        return run(handle_list_offsets, req, version).topics.at(0).partitions.at(0);
+    };
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, kLatest).offset, 6);
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 0, kLatest).offset, 8);
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, 1).offset, 8);  // v1 has no isolation level
+    EXPECT_EQ(ask(5000, 1, kLatest).offset, -1);                   // only in the open txn
+    EXPECT_EQ(ask(5000, 0, kLatest).offset, 6);
+    // The max timestamp (5001) is in the open transaction: not found, as in Kafka.
+    EXPECT_EQ(ask(protocol::kListOffsetsMaxTimestamp, 1, kLatest).offset, -1);
+    ASSERT_TRUE(log.append_marker({3, 0, 0, true, -1}));
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, kLatest).offset, 9);
+    EXPECT_EQ(ask(5000, 1, kLatest).offset, 6);
+}
+
 }  // namespace
 }  // namespace skiff::broker::test
