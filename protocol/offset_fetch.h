@@ -1,12 +1,13 @@
 // OffsetFetch (key 9), versions 0-10 served; flexible from 6 (librdkafka sends 7).
 //   v2 adds a top-level error_code and a null topic list meaning "every partition the group
-//   committed"; v3 throttle_time_ms; v5 committed_leader_epoch; v7 require_stable (no
-//   transactions here, so nothing is ever pending). v8 batches: the request's group_id/topics
-//   and the response's topics/error_code move into one `groups` entry per group, each with its
-//   own error_code. v9 adds member_id/member_epoch per group, checked by Kafka only for KIP-848
-//   consumer groups; skiff's groups are all classic groups, so they are read and ignored. v10
-//   (Kafka 4.1) names topics by id instead of by name: an id no topic holds is UNKNOWN_TOPIC_ID
-//   per partition, and a request for every offset leaves out topics that have no id any more.
+//   committed"; v3 throttle_time_ms; v5 committed_leader_epoch; v7 require_stable: a partition
+//   with a transactional commit awaiting its marker answers UNSTABLE_OFFSET_COMMIT. v8 batches:
+//   the request's group_id/topics and the response's topics/error_code move into one `groups`
+//   entry per group, each with its own error_code. v9 adds member_id/member_epoch per group,
+//   checked by Kafka only for KIP-848 consumer groups; skiff's groups are all classic groups, so
+//   they are read and ignored. v10 (Kafka 4.1) names topics by id instead of by name: an id no
+//   topic holds is UNKNOWN_TOPIC_ID per partition, and a request for every offset leaves out
+//   topics that have no id any more.
 // A partition without a committed offset answers offset -1, metadata "" and no error.
 #pragma once
 

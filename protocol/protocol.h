@@ -26,6 +26,7 @@
 #include "protocol/describe_configs.h"
 #include "protocol/describe_groups.h"
 #include "protocol/describe_log_dirs.h"
+#include "protocol/describe_producers.h"
 #include "protocol/describe_topic_partitions.h"
 #include "protocol/error_code.h"
 #include "protocol/fetch.h"
@@ -47,3 +48,4 @@
 #include "protocol/record_set.h"
 #include "protocol/request_header.h"
 #include "protocol/sync_group.h"
+#include "protocol/txn_offset_commit.h"

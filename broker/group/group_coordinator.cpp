@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <set>
 
+#include "broker/error_mapping.h"
 #include "broker/group/consumer_subscription.h"
 #include "broker/spawn.h"
 #include "storage/log_config.h"
@@ -51,6 +52,13 @@ const std::string* static_member_id(const Group& g, const std::optional<std::str
     if (it == g.static_members.end() || !g.members.count(it->second))
         return nullptr;
     return &it->second;
+}
+
+// What a TxnOffsetCommit answers when its append failed: a stale producer epoch as such, any
+// other failure as the coordinator being unavailable (retriable, like a plain commit's).
+ErrorCode store_error(storage::StorageErrc e) {
+    return e == storage::StorageErrc::invalid_producer_epoch ? ErrorCode::invalid_producer_epoch
+                                                             : ErrorCode::coordinator_not_available;
 }
 
 // A static member's request must carry the member id currently bound to its instance id.
@@ -588,6 +596,12 @@ ErrorCode GroupCoordinator::validate_commit(const std::string& group_id, int32_t
                                             const std::string& member_id,
                                             const std::optional<std::string>& group_instance_id) {
     std::lock_guard lock(mutex_);
+    return validate_commit_locked(group_id, generation_id, member_id, group_instance_id, false);
+}
+
+ErrorCode GroupCoordinator::validate_commit_locked(
+    const std::string& group_id, int32_t generation_id, const std::string& member_id,
+    const std::optional<std::string>& group_instance_id, bool transactional) {
     if (group_id.empty())
         return ErrorCode::invalid_group_id;
     auto it = groups_.find(group_id);
@@ -605,6 +619,11 @@ ErrorCode GroupCoordinator::validate_commit(const std::string& group_id, int32_t
         return ErrorCode::coordinator_not_available;
     if (generation_id < 0 && g.state == GroupState::empty)
         return ErrorCode::none;
+    // A transactional commit without generation and member (TxnOffsetCommit v0-2, or a producer
+    // that does not pass the consumer's group metadata) is accepted whatever the group's state:
+    // the transaction coordinator vouches for the producer (Kafka's ClassicGroup).
+    if (transactional && generation_id < 0 && member_id.empty() && !group_instance_id)
+        return ErrorCode::none;
     if (fenced(g, group_instance_id, member_id))
         return ErrorCode::fenced_instance_id;
     auto m = g.members.find(member_id);
@@ -612,10 +631,50 @@ ErrorCode GroupCoordinator::validate_commit(const std::string& group_id, int32_t
         return ErrorCode::unknown_member_id;
     if (generation_id != g.generation_id)
         return ErrorCode::illegal_generation;
-    if (g.state == GroupState::completing_rebalance)
+    if (!transactional && g.state == GroupState::completing_rebalance)
         return ErrorCode::rebalance_in_progress;
     m->second.session_deadline_ms = now() + m->second.session_timeout_ms;
     return ErrorCode::none;
+}
+
+ErrorCode GroupCoordinator::txn_offset_commit(const TxnCommitParams& params,
+                                              const GroupOffsets& offsets) {
+    {
+        std::lock_guard lock(mutex_);
+        ErrorCode e = validate_commit_locked(params.group_id, params.generation_id,
+                                             params.member_id, params.group_instance_id, true);
+        if (e != ErrorCode::none)
+            return e;
+    }
+    if (offsets.empty())
+        return ErrorCode::none;
+    auto written = offsets_.commit_transactional(params.group_id, params.producer_id,
+                                                 params.producer_epoch, offsets);
+    if (!written) {
+        spdlog::warn("transactional offset commit of group {} (producer {} epoch {}) failed: {}",
+                     params.group_id, params.producer_id, params.producer_epoch,
+                     written.error().message);
+        return store_error(written.error().code);
+    }
+    return ErrorCode::none;
+}
+
+ErrorCode GroupCoordinator::complete_transaction(int64_t producer_id, int16_t producer_epoch,
+                                                 int32_t coordinator_epoch, bool commit) {
+    auto done =
+        offsets_.complete_transaction(producer_id, producer_epoch, coordinator_epoch, commit);
+    if (!done) {
+        spdlog::warn("{} marker of producer {} epoch {} on {} failed: {}",
+                     commit ? "COMMIT" : "ABORT", producer_id, producer_epoch, kOffsetsTopic,
+                     done.error().message);
+        return to_error_code(done.error().code);
+    }
+    return ErrorCode::none;
+}
+
+bool GroupCoordinator::has_pending(const std::string& group,
+                                   const storage::TopicPartition& tp) const {
+    return offsets_.has_pending(group, tp);
 }
 
 void GroupCoordinator::tick() {

@@ -96,6 +96,34 @@ class GroupCoordinator {
                                         const std::optional<std::string>& group_instance_id);
     OffsetStore& offsets() { return offsets_; }
 
+    // TxnOffsetCommit (Kafka's OffsetMetadataManager.commitTransactionalOffset): validates the
+    // group as validate_commit does, except that a commit without generation, member and
+    // instance id is accepted in any state and CompletingRebalance does not refuse it; a missing
+    // group with generation < 0 becomes an empty simple group. Then `offsets` (already checked
+    // per partition by the caller) are written to __consumer_offsets as one transactional batch
+    // of the producer and kept pending until complete_transaction. Returns the error every
+    // partition of the request gets, or NONE. The producer id is not checked against a
+    // transactional id here: AddOffsetsToTxn did that (as in Kafka with transactions V1).
+    struct TxnCommitParams {
+        std::string group_id;
+        int64_t producer_id = -1;
+        int16_t producer_epoch = -1;
+        int32_t generation_id = -1;
+        std::string member_id;
+        std::optional<std::string> group_instance_id;
+    };
+    protocol::ErrorCode txn_offset_commit(const TxnCommitParams& params,
+                                          const GroupOffsets& offsets);
+    // The transaction marker for __consumer_offsets (called by the transaction coordinator's
+    // marker writer): appends the control batch, then applies (commit) or drops (abort) every
+    // pending offset of this producer id, in every group. NONE, or the append's error
+    // (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, KAFKA_STORAGE_ERROR, ...).
+    protocol::ErrorCode complete_transaction(int64_t producer_id, int16_t producer_epoch,
+                                             int32_t coordinator_epoch, bool commit);
+    // Whether a transactional commit of `group` for `tp` awaits its marker (OffsetFetch with
+    // require_stable answers UNSTABLE_OFFSET_COMMIT for it).
+    bool has_pending(const std::string& group, const storage::TopicPartition& tp) const;
+
     protocol::DescribedGroup describe(const std::string& group_id) const;
     std::vector<protocol::ListedGroup> list() const;
     // GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or NONE (the group and its offsets are gone).
@@ -140,6 +168,10 @@ class GroupCoordinator {
     void complete_join(Group& g, Deferred& deferred);
     JoinResult join_result_for(const Group& g, const Member& m) const;
     void expire_offsets();
+    protocol::ErrorCode validate_commit_locked(const std::string& group_id, int32_t generation_id,
+                                               const std::string& member_id,
+                                               const std::optional<std::string>& group_instance_id,
+                                               bool transactional);
 
     CoordinatorConfig config_;
     OffsetStore& offsets_;

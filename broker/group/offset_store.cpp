@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "broker/group/offset_records.h"
 #include "protocol/record_batch.h"
@@ -16,6 +17,8 @@ namespace {
 
 constexpr size_t kRecordsPerBatch = 500;
 constexpr int64_t kReadChunkBytes = 1 << 20;
+constexpr int16_t kTransactionalAttribute = 0x10;
+constexpr int64_t kMarkerBatchBytes = 78;
 
 }  // namespace
 
@@ -30,7 +33,7 @@ Expected<std::unique_ptr<OffsetStore>, std::string> OffsetStore::open(storage::P
     if (auto replayed = store->replay(); !replayed)
         return unexpected(replayed.error());
     std::lock_guard lock(store->mutex_);
-    if (!store->offsets_.empty())
+    if (!store->offsets_.empty() || !store->pending_.empty())
         if (auto s = store->snapshot_locked(); !s)
             return unexpected(s.error());
     return store;
@@ -74,6 +77,21 @@ Expected<void, std::string> OffsetStore::replay() {
             if (!records)
                 return unexpected("corrupt record in " + std::string(kOffsetsTopic) + ": " +
                                   records.error().message);
+            if (header->is_control()) {
+                // A transaction marker (facts: key int16 version, int16 type; 0 ABORT, 1 COMMIT).
+                if (header->is_transactional() && !records->empty() && (*records)[0].key &&
+                    (*records)[0].key->size() >= 4) {
+                    const auto& k = *(*records)[0].key;
+                    const auto type = static_cast<int16_t>((std::to_integer<int>(k[2]) << 8) |
+                                                           std::to_integer<int>(k[3]));
+                    if (type == 0 || type == 1)
+                        settle_locked(header->producer_id, type == 1);
+                }
+                offset = header->last_offset() + 1;
+                rest = rest.subspan(batch.size());
+                continue;
+            }
+            const bool transactional = header->is_transactional() && header->producer_id >= 0;
             for (const auto& r : *records) {
                 if (!r.key)
                     continue;
@@ -94,9 +112,15 @@ Expected<void, std::string> OffsetStore::replay() {
                                           std::string(kOffsetsTopic) + ": " +
                                           value.error().message);
                     e.value = CommittedOffset{value->offset, value->leader_epoch,
-                                              std::move(value->metadata), value->commit_timestamp};
+                                              std::move(value->metadata), value->commit_timestamp,
+                                              header->base_offset + r.offset_delta};
                 }
-                apply_locked(e);
+                if (transactional) {
+                    if (e.value)  // skiff never writes transactional tombstones
+                        add_pending_locked(header->producer_id, header->producer_epoch, e);
+                } else {
+                    apply_locked(e);
+                }
             }
             offset = header->last_offset() + 1;
             rest = rest.subspan(batch.size());
@@ -110,6 +134,16 @@ void OffsetStore::apply_locked(const Entry& e) {
         offsets_[e.group][e.tp] = *e.value;
         return;
     }
+    // A tombstone also drops the partition's pending transactional offsets (Kafka's
+    // OffsetMetadataManager.replay): a deleted group's offsets do not come back at COMMIT.
+    for (auto& [pid, p] : pending_) {
+        auto g = p.groups.find(e.group);
+        if (g == p.groups.end())
+            continue;
+        g->second.erase(e.tp);
+        if (g->second.empty())
+            p.groups.erase(g);
+    }
     auto it = offsets_.find(e.group);
     if (it == offsets_.end())
         return;
@@ -118,52 +152,178 @@ void OffsetStore::apply_locked(const Entry& e) {
         offsets_.erase(it);
 }
 
-Expected<void, std::string> OffsetStore::append_locked(const std::vector<Entry>& entries) {
-    if (entries.empty())
-        return {};
+void OffsetStore::add_pending_locked(int64_t producer_id, int16_t producer_epoch, const Entry& e) {
+    PendingTxn& p = pending_[producer_id];
+    p.producer_epoch = std::max(p.producer_epoch, producer_epoch);
+    if (p.first_record_offset < 0 || e.value->record_offset < p.first_record_offset)
+        p.first_record_offset = e.value->record_offset;
+    p.groups[e.group][e.tp] = *e.value;
+}
+
+void OffsetStore::settle_locked(int64_t producer_id, bool commit) {
+    auto it = pending_.find(producer_id);
+    if (it == pending_.end())
+        return;
+    if (commit) {
+        for (auto& [group, offsets] : it->second.groups) {
+            auto& current = offsets_[group];
+            for (auto& [tp, c] : offsets) {
+                auto existing = current.find(tp);
+                // Kafka keeps the offset written last to the log: a plain commit that followed
+                // the transactional one wins over it.
+                if (existing == current.end() || c.record_offset > existing->second.record_offset)
+                    current[tp] = std::move(c);
+            }
+        }
+    }
+    pending_.erase(it);
+}
+
+bool OffsetStore::has_pending(const std::string& group, const storage::TopicPartition& tp) const {
+    std::lock_guard lock(mutex_);
+    return has_pending_locked(group, tp);
+}
+
+bool OffsetStore::has_pending_locked(const std::string& group,
+                                     const storage::TopicPartition& tp) const {
+    for (const auto& [pid, p] : pending_) {
+        auto g = p.groups.find(group);
+        if (g != p.groups.end() && g->second.count(tp))
+            return true;
+    }
+    return false;
+}
+
+std::vector<int64_t> OffsetStore::pending_producers() const {
+    std::lock_guard lock(mutex_);
+    std::vector<int64_t> out;
+    for (const auto& [pid, p] : pending_)
+        out.push_back(pid);
+    return out;
+}
+
+Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run>& runs) {
     const int64_t now = storage::wall_clock_ms();
     std::vector<std::byte> batches;
-    for (size_t first = 0; first < entries.size(); first += kRecordsPerBatch) {
-        std::vector<protocol::RecordSpec> records;
-        const size_t last = std::min(entries.size(), first + kRecordsPerBatch);
-        for (size_t i = first; i < last; ++i) {
-            const Entry& e = entries[i];
-            protocol::RecordSpec r;
-            r.key = encode_offset_key({e.group, e.tp.topic, e.tp.partition});
-            if (e.value) {
-                OffsetCommitValue v;
-                v.offset = e.value->offset;
-                v.leader_epoch = e.value->leader_epoch;
-                v.metadata = e.value->metadata;
-                v.commit_timestamp = e.value->commit_timestamp_ms;
-                r.value = encode_offset_value(v);
+    for (const Run& run : runs) {
+        for (size_t first = 0; first < run.entries.size(); first += kRecordsPerBatch) {
+            std::vector<protocol::RecordSpec> records;
+            const size_t last = std::min(run.entries.size(), first + kRecordsPerBatch);
+            for (size_t i = first; i < last; ++i) {
+                const Entry& e = run.entries[i];
+                protocol::RecordSpec r;
+                r.key = encode_offset_key({e.group, e.tp.topic, e.tp.partition});
+                if (e.value) {
+                    OffsetCommitValue v;
+                    v.offset = e.value->offset;
+                    v.leader_epoch = e.value->leader_epoch;
+                    v.metadata = e.value->metadata;
+                    v.commit_timestamp = e.value->commit_timestamp_ms;
+                    r.value = encode_offset_value(v);
+                }
+                records.push_back(std::move(r));
             }
-            records.push_back(std::move(r));
+            protocol::BatchSpec spec;
+            spec.base_timestamp = now;
+            if (run.producer_id >= 0) {
+                spec.producer_id = run.producer_id;
+                spec.producer_epoch = run.producer_epoch;
+                spec.base_sequence = -1;
+                spec.attributes = kTransactionalAttribute;
+            }
+            auto bytes = protocol::build_record_batch(spec, records);
+            batches.insert(batches.end(), bytes.begin(), bytes.end());
         }
-        protocol::BatchSpec spec;
-        spec.base_timestamp = now;
-        auto bytes = protocol::build_record_batch(spec, records);
-        batches.insert(batches.end(), bytes.begin(), bytes.end());
     }
+    if (batches.empty())
+        return {};
     auto summaries = protocol::validate_batches(batches);
     if (!summaries)
-        return unexpected("building offset batch: " + summaries.error().message);
-    auto appended = log_.append(batches, *summaries);
+        return unexpected(storage::StorageError{
+            storage::StorageErrc::corrupt, "building offset batch: " + summaries.error().message});
+    // The coordinator's own writes: no sequence checks (transactional batches carry -1).
+    auto appended = log_.append(batches, *summaries, storage::AppendOrigin::coordinator);
     if (!appended)
-        return unexpected("appending to " + std::string(kOffsetsTopic) + ": " +
-                          appended.error().message);
+        return unexpected(storage::StorageError{
+            appended.error().code,
+            "appending to " + std::string(kOffsetsTopic) + ": " + appended.error().message});
+    int64_t offset = appended->base_offset;
+    for (Run& run : runs)
+        for (Entry& e : run.entries) {
+            if (e.value)
+                e.value->record_offset = offset;
+            ++offset;
+        }
     bytes_since_snapshot_ += static_cast<int64_t>(batches.size());
     return {};
 }
 
+Expected<void, std::string> OffsetStore::append_plain_locked(std::vector<Entry>& entries) {
+    if (entries.empty())
+        return {};
+    std::vector<Run> runs(1);
+    runs[0].entries = std::move(entries);
+    auto appended = append_locked(runs);
+    entries = std::move(runs[0].entries);
+    if (!appended)
+        return unexpected(appended.error().message);
+    return {};
+}
+
 Expected<void, std::string> OffsetStore::snapshot_locked() {
-    std::vector<Entry> entries;
+    // Order (see the header): committed offsets not newer than a pending one of the same
+    // partition, the pending transactions (oldest first), the remaining committed offsets.
+    auto newest_pending = [&](const std::string& group, const storage::TopicPartition& tp) {
+        int64_t newest = -1;
+        for (const auto& [pid, p] : pending_) {
+            auto g = p.groups.find(group);
+            if (g == p.groups.end())
+                continue;
+            auto it = g->second.find(tp);
+            if (it != g->second.end())
+                newest = std::max(newest, it->second.record_offset);
+        }
+        return newest;
+    };
+    std::vector<Run> runs(1);
+    std::vector<Entry> after;
     for (const auto& [group, offsets] : offsets_)
-        for (const auto& [tp, committed] : offsets)
-            entries.push_back({group, tp, committed});
+        for (const auto& [tp, committed] : offsets) {
+            const int64_t pending = pending_.empty() ? -1 : newest_pending(group, tp);
+            if (pending >= 0 && committed.record_offset > pending)
+                after.push_back({group, tp, committed});
+            else
+                runs[0].entries.push_back({group, tp, committed});
+        }
+    std::vector<std::pair<int64_t, int64_t>> order;  // (first record offset, producer id)
+    for (const auto& [pid, p] : pending_)
+        order.emplace_back(p.first_record_offset, pid);
+    std::sort(order.begin(), order.end());
+    for (const auto& [first, pid] : order) {
+        const PendingTxn& p = pending_.at(pid);
+        Run run{pid, p.producer_epoch, {}};
+        for (const auto& [group, offsets] : p.groups)
+            for (const auto& [tp, c] : offsets)
+                run.entries.push_back({group, tp, c});
+        runs.push_back(std::move(run));
+    }
+    runs.push_back(Run{-1, -1, std::move(after)});
     const int64_t before = bytes_since_snapshot_;
-    if (auto appended = append_locked(entries); !appended)
-        return appended;
+    if (auto appended = append_locked(runs); !appended)
+        return unexpected(appended.error().message);
+    for (const Run& run : runs)
+        for (const Entry& e : run.entries) {
+            if (run.producer_id < 0) {
+                offsets_[e.group][e.tp].record_offset = e.value->record_offset;
+                continue;
+            }
+            PendingTxn& p = pending_.at(run.producer_id);
+            p.groups[e.group][e.tp].record_offset = e.value->record_offset;
+        }
+    for (const Run& run : runs)
+        if (run.producer_id >= 0 && !run.entries.empty())
+            pending_.at(run.producer_id).first_record_offset =
+                run.entries.front().value->record_offset;
     const int64_t snapshot_bytes = bytes_since_snapshot_ - before;
     bytes_since_snapshot_ = 0;
     ++snapshots_written_;
@@ -192,7 +352,7 @@ Expected<void, std::string> OffsetStore::commit(const std::string& group,
     for (const auto& [tp, committed] : offsets)
         entries.push_back({group, tp, committed});
     std::lock_guard lock(mutex_);
-    if (auto appended = append_locked(entries); !appended)
+    if (auto appended = append_plain_locked(entries); !appended)
         return appended;
     for (const auto& e : entries)
         apply_locked(e);
@@ -201,17 +361,67 @@ Expected<void, std::string> OffsetStore::commit(const std::string& group,
     return {};
 }
 
+Expected<void, storage::StorageError> OffsetStore::commit_transactional(
+    const std::string& group, int64_t producer_id, int16_t producer_epoch,
+    const GroupOffsets& offsets) {
+    std::vector<Run> runs(1);
+    runs[0].producer_id = producer_id;
+    runs[0].producer_epoch = producer_epoch;
+    for (const auto& [tp, committed] : offsets)
+        runs[0].entries.push_back({group, tp, committed});
+    std::lock_guard lock(mutex_);
+    if (auto appended = append_locked(runs); !appended)
+        return appended;
+    for (const auto& e : runs[0].entries)
+        add_pending_locked(producer_id, producer_epoch, e);
+    if (bytes_since_snapshot_ >= segment_bytes_ / 2)
+        (void)snapshot_locked();
+    return {};
+}
+
+Expected<void, storage::StorageError> OffsetStore::complete_transaction(int64_t producer_id,
+                                                                        int16_t producer_epoch,
+                                                                        int32_t coordinator_epoch,
+                                                                        bool commit) {
+    std::lock_guard lock(mutex_);
+    storage::TxnMarker marker;
+    marker.producer_id = producer_id;
+    marker.producer_epoch = producer_epoch;
+    marker.coordinator_epoch = coordinator_epoch;
+    marker.commit = commit;
+    auto appended = log_.append_marker(marker);
+    if (!appended)
+        return unexpected(appended.error());
+    bytes_since_snapshot_ += kMarkerBatchBytes;
+    settle_locked(producer_id, commit);
+    if (bytes_since_snapshot_ >= segment_bytes_ / 2)
+        (void)snapshot_locked();
+    return {};
+}
+
 Expected<size_t, std::string> OffsetStore::remove(
     const std::string& group, const std::vector<storage::TopicPartition>& which) {
     std::lock_guard lock(mutex_);
     std::vector<Entry> entries;
-    auto it = offsets_.find(group);
-    if (it == offsets_.end())
+    std::set<storage::TopicPartition> named;
+    auto wanted = [&](const storage::TopicPartition& tp) {
+        return which.empty() || std::find(which.begin(), which.end(), tp) != which.end();
+    };
+    if (auto it = offsets_.find(group); it != offsets_.end())
+        for (const auto& [tp, committed] : it->second)
+            if (wanted(tp))
+                named.insert(tp);
+    // Partitions with only a pending transactional offset get a tombstone too (as in Kafka).
+    for (const auto& [pid, p] : pending_)
+        if (auto g = p.groups.find(group); g != p.groups.end())
+            for (const auto& [tp, c] : g->second)
+                if (wanted(tp))
+                    named.insert(tp);
+    for (const auto& tp : named)
+        entries.push_back({group, tp, std::nullopt});
+    if (entries.empty())
         return size_t{0};
-    for (const auto& [tp, committed] : it->second)
-        if (which.empty() || std::find(which.begin(), which.end(), tp) != which.end())
-            entries.push_back({group, tp, std::nullopt});
-    if (auto appended = append_locked(entries); !appended)
+    if (auto appended = append_plain_locked(entries); !appended)
         return unexpected(appended.error());
     for (const auto& e : entries)
         apply_locked(e);
@@ -224,9 +434,10 @@ size_t OffsetStore::expire(
     std::vector<Entry> entries;
     for (const auto& [group, offsets] : offsets_)
         for (const auto& [tp, committed] : offsets)
-            if (expired(group, committed))
+            // An offset an open transaction will replace stays (as in Kafka).
+            if (expired(group, committed) && !has_pending_locked(group, tp))
                 entries.push_back({group, tp, std::nullopt});
-    if (!append_locked(entries))
+    if (!append_plain_locked(entries))
         return 0;
     for (const auto& e : entries)
         apply_locked(e);

@@ -14,6 +14,19 @@
 // segments. The segment size grows with the snapshot so a snapshot never fills a segment.
 // A snapshot is also written at start-up, since the bytes since the last one are not known.
 //
+// Transactional commits (TxnOffsetCommit): the offsets are written as one transactional batch
+// (attributes 0x10, the producer's id and epoch, base sequence -1, appended with the coordinator
+// origin) and kept pending per producer id until the transaction's marker: complete_transaction()
+// appends the control batch, then applies (COMMIT) or drops (ABORT) every pending offset of that
+// producer, in every group. A committed pending offset replaces the current one only if it was
+// written later in the log (Kafka keeps the newer record). Replay rebuilds pending offsets from
+// transactional batches and settles them at the control batches that follow. A snapshot writes,
+// in one append: the committed offsets older than a pending one of the same partition, then each
+// producer's pending offsets as a transactional batch of its id and epoch, then the other
+// committed offsets; so retention never loses an open transaction's offsets and their order
+// against plain commits is kept (up to two producers with pending offsets for one partition,
+// whose relative order is then that of their first pending write).
+//
 // Durability: commit() returns only after the append returned (the bytes are in the page cache,
 // which survives a process kill; fsync follows log.flush.* like any partition).
 //
@@ -43,6 +56,7 @@ struct CommittedOffset {
     int32_t leader_epoch = -1;
     std::string metadata;
     int64_t commit_timestamp_ms = 0;
+    int64_t record_offset = -1;  // where in the log it was written (set by the store)
 };
 
 using GroupOffsets = std::map<storage::TopicPartition, CommittedOffset>;
@@ -60,6 +74,24 @@ class OffsetStore {
                                          const std::vector<storage::TopicPartition>& which = {});
     // Removes every offset for which expired(group, offset) is true. Returns how many.
     size_t expire(const std::function<bool(const std::string&, const CommittedOffset&)>& expired);
+
+    // TxnOffsetCommit: appends `offsets` as one transactional batch of (producer_id,
+    // producer_epoch) and keeps them pending for that producer. Errors leave memory unchanged
+    // (invalid_producer_epoch: the log knows a newer epoch of this producer).
+    Expected<void, storage::StorageError> commit_transactional(const std::string& group,
+                                                               int64_t producer_id,
+                                                               int16_t producer_epoch,
+                                                               const GroupOffsets& offsets);
+    // Appends the transaction marker to the log, then applies (commit) or drops (abort) every
+    // pending offset of this producer. A producer without pending offsets still gets the marker.
+    Expected<void, storage::StorageError> complete_transaction(int64_t producer_id,
+                                                               int16_t producer_epoch,
+                                                               int32_t coordinator_epoch,
+                                                               bool commit);
+    // Whether a transactional commit for (group, tp) waits for its transaction's marker.
+    bool has_pending(const std::string& group, const storage::TopicPartition& tp) const;
+    // Producer ids with pending offsets (for tests and tooling).
+    std::vector<int64_t> pending_producers() const;
 
     std::optional<CommittedOffset> get(const std::string& group,
                                        const storage::TopicPartition& tp) const;
@@ -79,15 +111,33 @@ class OffsetStore {
         storage::TopicPartition tp;
         std::optional<CommittedOffset> value;  // nullopt: tombstone
     };
+    // The offsets of one producer's open transaction, by group.
+    struct PendingTxn {
+        int16_t producer_epoch = -1;
+        int64_t first_record_offset = -1;
+        std::map<std::string, GroupOffsets> groups;
+    };
+    // Entries to write as batches: plain (producer_id -1) or transactional.
+    struct Run {
+        int64_t producer_id = -1;
+        int16_t producer_epoch = -1;
+        std::vector<Entry> entries;
+    };
     Expected<void, std::string> replay();
-    Expected<void, std::string> append_locked(const std::vector<Entry>& entries);
+    // Appends the runs in one PartitionLog::append; sets each entry's value's record_offset.
+    Expected<void, storage::StorageError> append_locked(std::vector<Run>& runs);
+    Expected<void, std::string> append_plain_locked(std::vector<Entry>& entries);
     Expected<void, std::string> snapshot_locked();
     void apply_locked(const Entry& e);
+    void add_pending_locked(int64_t producer_id, int16_t producer_epoch, const Entry& e);
+    void settle_locked(int64_t producer_id, bool commit);
+    bool has_pending_locked(const std::string& group, const storage::TopicPartition& tp) const;
 
     storage::PartitionLog& log_;
     storage::LogConfig base_;
     mutable std::mutex mutex_;
     std::map<std::string, GroupOffsets> offsets_;
+    std::map<int64_t, PendingTxn> pending_;  // by producer id
     int64_t bytes_since_snapshot_ = 0;
     int64_t segment_bytes_ = 0;
     int64_t snapshots_written_ = 0;

@@ -21,13 +21,23 @@ protocol::OffsetFetchResponsePartition answer(int32_t partition,
     return r;
 }
 
+// With require_stable (v7+), a partition whose group has a transactional commit waiting for its
+// marker answers UNSTABLE_OFFSET_COMMIT, offset -1 (Kafka: per partition in every version; the
+// client retries until the transaction completes).
+protocol::OffsetFetchResponsePartition unstable(int32_t partition) {
+    auto r = answer(partition, std::nullopt);
+    r.error_code = protocol::ErrorCode::unstable_offset_commit;
+    return r;
+}
+
 // The committed offsets of one group: of the partitions asked for, or (topics null) of every
 // partition it committed. An unknown group has no offsets and no error, as in Kafka. From v10
 // topics are named by id: an id no topic holds is UNKNOWN_TOPIC_ID for each partition asked
 // for, and the every-partition answer leaves out topics without an id (deleted meanwhile).
 std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
     const TopicRegistry& registry, group::OffsetStore& offsets, const std::string& group_id,
-    const std::optional<std::vector<protocol::OffsetFetchRequestTopic>>& topics, bool by_id) {
+    const std::optional<std::vector<protocol::OffsetFetchRequestTopic>>& topics, bool by_id,
+    bool require_stable) {
     std::vector<protocol::OffsetFetchResponseTopic> out;
     if (!topics) {
         protocol::OffsetFetchResponseTopic* current = nullptr;
@@ -45,7 +55,9 @@ std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
             } else if (skipping) {
                 continue;
             }
-            current->partitions.push_back(answer(tp.partition, c));
+            current->partitions.push_back(require_stable && offsets.has_pending(group_id, tp)
+                                              ? unstable(tp.partition)
+                                              : answer(tp.partition, c));
         }
         return out;
     }
@@ -65,8 +77,12 @@ std::vector<protocol::OffsetFetchResponseTopic> fetch_group(
             }
             t.name = std::move(*found);
         }
-        for (int32_t p : topic.partition_indexes)
-            t.partitions.push_back(answer(p, offsets.get(group_id, {t.name, p})));
+        for (int32_t p : topic.partition_indexes) {
+            const storage::TopicPartition tp{t.name, p};
+            t.partitions.push_back(require_stable && offsets.has_pending(group_id, tp)
+                                       ? unstable(p)
+                                       : answer(p, offsets.get(group_id, tp)));
+        }
         out.push_back(std::move(t));
     }
     return out;
@@ -85,10 +101,13 @@ asio::awaitable<protocol::OffsetFetchResponse> handle_offset_fetch(
         // offsets are answered whoever asks, as Kafka's ClassicGroup.validateOffsetFetch does.
         for (const auto& g : req.groups)
             resp.groups.push_back(
-                {g.group_id, fetch_group(registry, offsets, g.group_id, g.topics, by_id), {}});
+                {g.group_id,
+                 fetch_group(registry, offsets, g.group_id, g.topics, by_id, req.require_stable),
+                 {}});
         co_return resp;
     }
-    resp.topics = fetch_group(registry, offsets, req.group_id, req.topics, false);
+    resp.topics = fetch_group(registry, offsets, req.group_id, req.topics, false,
+                              ctx.header.api_version >= 7 && req.require_stable);
     co_return resp;
 }
 

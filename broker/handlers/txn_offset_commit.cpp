@@ -1,0 +1,64 @@
+#include <spdlog/spdlog.h>
+
+#include "broker/broker.h"
+#include "broker/group/group_coordinator.h"
+#include "broker/handlers/handlers.h"
+#include "storage/log_config.h"
+
+namespace skiff::broker {
+
+// TxnOffsetCommit: a transactional producer commits its consumer's offsets inside the
+// transaction (after AddOffsetsToTxn). Per partition: unknown topic or partition, then metadata
+// too large; the rest are written to __consumer_offsets as one transactional batch and stay
+// invisible to OffsetFetch until the transaction commits (GroupCoordinator::txn_offset_commit).
+// A group error (generation, member, instance id) or a failed append applies to every partition
+// of a known topic, as in Kafka (its group coordinator answers all of those with the one
+// error). The answer is built after the append returned.
+asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
+    RequestContext& ctx, const protocol::TxnOffsetCommitRequest& req) {
+    using protocol::ErrorCode;
+    Broker& broker = ctx.broker;
+    const int64_t now = storage::wall_clock_ms();
+    const auto max_metadata = static_cast<size_t>(broker.config().offset_metadata_max_bytes);
+    group::GroupOffsets accepted;
+    protocol::TxnOffsetCommitResponse resp;
+    for (const auto& topic : req.topics) {
+        protocol::TxnOffsetCommitResponseTopic t;
+        t.name = topic.name;
+        const auto partitions = broker.topics().partition_count(topic.name);
+        for (const auto& p : topic.partitions) {
+            protocol::TxnOffsetCommitResponsePartition r;
+            r.partition_index = p.partition_index;
+            if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions) {
+                r.error_code = ErrorCode::unknown_topic_or_partition;
+            } else if (p.committed_metadata && p.committed_metadata->size() > max_metadata) {
+                r.error_code = ErrorCode::offset_metadata_too_large;
+            } else {
+                group::CommittedOffset c;
+                c.offset = p.committed_offset;
+                c.leader_epoch = p.committed_leader_epoch;
+                c.metadata = p.committed_metadata.value_or("");
+                c.commit_timestamp_ms = now;
+                accepted[{topic.name, p.partition_index}] = std::move(c);
+            }
+            t.partitions.push_back(r);
+        }
+        resp.topics.push_back(std::move(t));
+    }
+    group::GroupCoordinator::TxnCommitParams params{req.group_id,       req.producer_id,
+                                                    req.producer_epoch, req.generation_id,
+                                                    req.member_id,      req.group_instance_id};
+    ErrorCode error = broker.groups().txn_offset_commit(params, accepted);
+    // v0-1 clients do not know COORDINATOR_LOAD_IN_PROGRESS (Kafka rewrites it the same way).
+    if (error == ErrorCode::coordinator_load_in_progress && ctx.header.api_version < 2)
+        error = ErrorCode::coordinator_not_available;
+    if (error != ErrorCode::none) {
+        for (auto& t : resp.topics)
+            for (auto& r : t.partitions)
+                if (r.error_code != ErrorCode::unknown_topic_or_partition)
+                    r.error_code = error;
+    }
+    co_return resp;
+}
+
+}  // namespace skiff::broker
