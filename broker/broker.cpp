@@ -34,6 +34,7 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     if (advertised_host_.empty() || advertised_host_ == "0.0.0.0" || advertised_host_ == "::")
         advertised_host_ = "127.0.0.1";
     open_groups();
+    open_transactions();
 }
 
 void Broker::open_groups() {
@@ -55,6 +56,31 @@ void Broker::open_groups() {
     gc.initial_rebalance_delay_ms = config_.group_initial_rebalance_delay_ms;
     gc.offsets_retention_ms = config_.offsets_retention_minutes * 60 * 1000;
     groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
+}
+
+void Broker::open_transactions() {
+    // The transaction coordinator's state, one partition (see txn/transaction_coordinator.h).
+    auto created = topics_.get_or_create(txn::kTransactionStateTopic, 1);
+    auto* log = created.error == protocol::ErrorCode::none
+                    ? logs_->get({txn::kTransactionStateTopic, 0})
+                    : nullptr;
+    if (!log)
+        throw std::runtime_error(std::string("cannot open the internal topic ") +
+                                 txn::kTransactionStateTopic + ": " + created.message);
+    auto base = log_config_from(config_);
+    base.segment_bytes = static_cast<uint64_t>(config_.transaction_state_log_segment_bytes);
+    txn::TxnCoordinatorConfig tc;
+    tc.max_timeout_ms = config_.transaction_max_timeout_ms;
+    tc.transactional_id_expiration_ms = config_.transactional_id_expiration_ms;
+    txn::TxnCoordinatorHooks hooks;
+    hooks.next_producer_id = [this] { return producer_ids_.next(); };
+    hooks.write_marker = [this](const storage::TopicPartition& tp, const txn::Marker& m) {
+        return txn::write_marker(*this, tp, m);
+    };
+    auto coordinator = txn::TransactionCoordinator::open(*log, base, tc, std::move(hooks));
+    if (!coordinator)
+        throw std::runtime_error("cannot load the transaction state: " + coordinator.error());
+    transactions_ = std::move(*coordinator);
 }
 
 void Broker::set_bound_port(uint16_t port) {

@@ -1,7 +1,7 @@
 // The state every request handler shares: configuration, the partition logs, the topic
-// registry, long-poll waiters, the group coordinator and the cluster identity. Owned by the Server;
-// handlers get a reference through their RequestContext. Every member is safe to use from any I/O
-// thread.
+// registry, long-poll waiters, the group and transaction coordinators and the cluster identity.
+// Owned by the Server; handlers get a reference through their RequestContext. Every member is safe
+// to use from any I/O thread.
 #pragma once
 
 #include <memory>
@@ -12,6 +12,7 @@
 #include "broker/partition_waiters.h"
 #include "broker/producer_ids.h"
 #include "broker/topic_registry.h"
+#include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
 #include "storage/log_config.h"
 #include "storage/log_manager.h"
@@ -32,6 +33,7 @@ class Broker {
     PartitionWaiters& waiters() { return waiters_; }
     ProducerIdAllocator& producer_ids() { return producer_ids_; }
     group::GroupCoordinator& groups() { return *groups_; }
+    txn::TransactionCoordinator& transactions() { return *transactions_; }
     const std::string& cluster_id() const { return cluster_id_; }
     int32_t node_id() const { return config_.node_id; }
 
@@ -43,6 +45,7 @@ class Broker {
 
   private:
     void open_groups();
+    void open_transactions();
 
     config::BrokerConfig config_;
     std::unique_ptr<storage::LogManager> logs_;
@@ -51,6 +54,9 @@ class Broker {
     ProducerIdAllocator producer_ids_;
     std::unique_ptr<group::OffsetStore> offset_store_;  // in the internal __consumer_offsets log
     std::unique_ptr<group::GroupCoordinator> groups_;
+    // In the internal __transaction_state log; opened after the groups, since completing a
+    // transaction found prepared at start writes markers to __consumer_offsets too.
+    std::unique_ptr<txn::TransactionCoordinator> transactions_;
     std::string cluster_id_;
     std::string advertised_host_;
     int32_t advertised_port_ = 9092;

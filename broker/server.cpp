@@ -310,6 +310,10 @@ void Server::maintenance_loop() {
     const auto retention_every = milliseconds(config_.log_retention_check_interval_ms);
     const auto points_every = milliseconds(config_.log_flush_offset_checkpoint_interval_ms);
     const auto starts_every = milliseconds(config_.log_flush_start_offset_checkpoint_interval_ms);
+    const auto txn_abort_every =
+        milliseconds(config_.transaction_abort_timed_out_transaction_cleanup_interval_ms);
+    const auto txn_expire_every =
+        milliseconds(config_.transaction_remove_expired_transaction_cleanup_interval_ms);
     // Also how long a rolled segment may wait for its background flush: whatever a crash finds
     // not yet flushed is validated at the next start.
     constexpr auto kTick = std::chrono::milliseconds(100);
@@ -320,10 +324,13 @@ void Server::maintenance_loop() {
     auto next_prompt_point = clock::now();
     bool points_moved = false;
     auto next_starts = clock::now() + starts_every;
+    auto next_txn_abort = clock::now() + txn_abort_every;
+    auto next_txn_expire = clock::now() + txn_expire_every;
     auto& logs = broker_->logs();
     std::unique_lock lock(maintenance_mutex_);
     while (!maintenance_stop_) {
-        auto wake = std::min({next_retention, next_points, next_starts, clock::now() + kTick});
+        auto wake = std::min({next_retention, next_points, next_starts, next_txn_abort,
+                              next_txn_expire, clock::now() + kTick});
         maintenance_cv_.wait_until(lock, wake, [&] { return maintenance_stop_; });
         if (maintenance_stop_)
             break;
@@ -363,6 +370,17 @@ void Server::maintenance_loop() {
                                           "writing {} failed: {}",
                                           storage::kLogStartOffsetCheckpoint, r.error().message);
             next_starts = clock::now() + starts_every;
+        }
+        // Transactions open past their timeout are aborted (their producers fenced), and ids
+        // idle past transactional.id.expiration.ms forgotten, as Kafka's coordinator does.
+        if (clock::now() >= next_txn_abort) {
+            broker_->transactions().abort_timed_out();
+            next_txn_abort = clock::now() + txn_abort_every;
+        }
+        if (clock::now() >= next_txn_expire) {
+            if (size_t expired = broker_->transactions().expire_transactional_ids(); expired > 0)
+                spdlog::info("expired {} transactional id(s)", expired);
+            next_txn_expire = clock::now() + txn_expire_every;
         }
         lock.lock();
     }

@@ -70,6 +70,11 @@ struct BrokerConfig {
     int64_t group_initial_rebalance_delay_ms = 3000;
     int64_t offsets_retention_minutes = 10080;
     int32_t offset_metadata_max_bytes = 4096;
+    int64_t transaction_max_timeout_ms = 900000;
+    int64_t transactional_id_expiration_ms = 604800000;
+    int64_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
+    int64_t transaction_remove_expired_transaction_cleanup_interval_ms = 3600000;
+    int32_t transaction_state_log_segment_bytes = 104857600;
 
     bool operator==(const BrokerConfig&) const = default;
 };

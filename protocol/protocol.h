@@ -11,6 +11,8 @@
 //   3. broker/handlers/<api>.cpp defining handle_<key>.
 #pragma once
 
+#include "protocol/add_offsets_to_txn.h"
+#include "protocol/add_partitions_to_txn.h"
 #include "protocol/alter_configs.h"
 #include "protocol/api_key.h"
 #include "protocol/api_table.h"
@@ -28,6 +30,8 @@
 #include "protocol/describe_log_dirs.h"
 #include "protocol/describe_producers.h"
 #include "protocol/describe_topic_partitions.h"
+#include "protocol/describe_transactions.h"
+#include "protocol/end_txn.h"
 #include "protocol/error_code.h"
 #include "protocol/fetch.h"
 #include "protocol/find_coordinator.h"
@@ -39,6 +43,7 @@
 #include "protocol/list_groups.h"
 #include "protocol/list_offsets.h"
 #include "protocol/list_partition_reassignments.h"
+#include "protocol/list_transactions.h"
 #include "protocol/metadata.h"
 #include "protocol/offset_commit.h"
 #include "protocol/offset_delete.h"

@@ -32,7 +32,7 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
     std::vector<std::string> names;
     if (all_topics) {
         for (const auto& t : broker.topics().list())
-            if (t.name != group::kOffsetsTopic)  // as Metadata: internal only when named
+            if (!TopicRegistry::is_internal(t.name))  // as Metadata: only when named
                 names.push_back(t.name);
     } else {
         for (const auto& t : req.topics)
@@ -72,7 +72,7 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
             continue;
         }
         t.topic_id = to_uuid(*id);
-        t.is_internal = name == group::kOffsetsTopic;
+        t.is_internal = TopicRegistry::is_internal(name);
         const int32_t first = req.cursor && name == req.cursor->topic_name
                                   ? std::max(req.cursor->partition_index, 0)
                                   : 0;

@@ -3,12 +3,10 @@
 
 namespace skiff::broker {
 
-// skiff is one broker: it coordinates every group. Transactions are not supported: a
-// transaction coordinator lookup gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED, which clients treat
-// as fatal at once (librdkafka's init_transactions() fails with it), the answer InitProducerId
-// and Produce give a transactional id too. COORDINATOR_NOT_AVAILABLE, the earlier answer, is
-// retriable: clients retried it until init_transactions() timed out, with nothing saying why.
-// Share groups (key type 2) get INVALID_REQUEST, Kafka's answer without a share coordinator.
+// skiff is one broker: it coordinates every group and every transactional id (Kafka would pick
+// a partition of __consumer_offsets or __transaction_state by the key's hash; both have one
+// partition here, led by this broker). Share groups (key type 2) get INVALID_REQUEST, Kafka's
+// answer without a share coordinator.
 asio::awaitable<protocol::FindCoordinatorResponse> handle_find_coordinator(
     RequestContext& ctx, const protocol::FindCoordinatorRequest& req) {
     const Broker& broker = ctx.broker;
@@ -21,13 +19,6 @@ asio::awaitable<protocol::FindCoordinatorResponse> handle_find_coordinator(
             c.error_message = key_type == protocol::kCoordinatorKeyShare
                                   ? "share groups are not supported by skiff"
                                   : "unknown coordinator key type";
-            c.node_id = -1;
-            c.port = -1;
-            return c;
-        }
-        if (key_type == protocol::kCoordinatorKeyTransaction) {
-            c.error_code = protocol::ErrorCode::transactional_id_authorization_failed;
-            c.error_message = "transactions are not supported by skiff";
             c.node_id = -1;
             c.port = -1;
             return c;

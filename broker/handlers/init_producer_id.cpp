@@ -1,5 +1,3 @@
-#include <spdlog/spdlog.h>
-
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 
@@ -7,9 +5,9 @@ namespace skiff::broker {
 
 using protocol::ErrorCode;
 
-// Idempotent producers only. A transactional id gets TRANSACTIONAL_ID_AUTHORIZATION_FAILED, the
-// same answer the produce handler gives transactional batches: clients treat it as fatal with a
-// clear message instead of retrying forever, which a "coordinator not available" would cause.
+// Idempotent producers (null transactional id) get a fresh id here; a transactional id goes to
+// the transaction coordinator, which bumps the epoch of the id's producer (fencing the previous
+// incarnation) and aborts a transaction it left open.
 asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
     RequestContext& ctx, const protocol::InitProducerIdRequest& req) {
     protocol::InitProducerIdResponse resp;
@@ -22,12 +20,17 @@ asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
         resp.error_code = ErrorCode::unsupported_version;
         co_return resp;
     }
-    if (req.transactional_id.has_value() && !req.transactional_id->empty()) {
-        spdlog::warn(
-            "refused InitProducerId with transactional id '{}' from {}: transactions "
-            "are not supported",
-            *req.transactional_id, ctx.peer);
-        resp.error_code = ErrorCode::transactional_id_authorization_failed;
+    if (req.transactional_id.has_value()) {
+        auto r = ctx.broker.transactions().init_producer_id(
+            *req.transactional_id, req.transaction_timeout_ms, req.producer_id, req.producer_epoch);
+        // PRODUCER_FENCED exists from v4 on; older clients know INVALID_PRODUCER_EPOCH.
+        if (r.error == ErrorCode::producer_fenced && ctx.header.api_version < 4)
+            r.error = ErrorCode::invalid_producer_epoch;
+        resp.error_code = r.error;
+        if (r.error == ErrorCode::none) {
+            resp.producer_id = r.producer_id;
+            resp.producer_epoch = r.producer_epoch;
+        }
         co_return resp;
     }
     // Without a transactional id every request gets a fresh producer id with epoch 0, whatever id

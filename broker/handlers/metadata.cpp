@@ -19,7 +19,7 @@ protocol::MetadataResponseTopic describe_topic(Broker& broker, const std::string
     topic.name = name;
     if (auto id = broker.topics().topic_id(name))
         topic.topic_id = to_uuid(*id);
-    topic.is_internal = name == group::kOffsetsTopic;
+    topic.is_internal = TopicRegistry::is_internal(name);
     topic.partitions.reserve(static_cast<size_t>(partition_count));
     // One broker: it leads every partition and is the whole replica set and ISR.
     for (int32_t p = 0; p < partition_count; ++p) {
@@ -61,7 +61,7 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
     const bool all_topics = !req.topics.has_value() || (version == 0 && req.topics->empty());
     if (all_topics) {
         for (const auto& t : broker.topics().list())
-            if (t.name != group::kOffsetsTopic)  // internal: listed only when asked by name
+            if (!TopicRegistry::is_internal(t.name))  // listed only when asked by name
                 resp.topics.push_back(describe_topic(broker, t.name, t.partition_count));
         co_return resp;
     }

@@ -1,6 +1,6 @@
-// FindCoordinator: this broker coordinates every group; a transaction coordinator lookup
-// is refused with the fatal TRANSACTIONAL_ID_AUTHORIZATION_FAILED (no transactions), a share
-// group coordinator (v6, key type 2) with INVALID_REQUEST, as Kafka without share groups does.
+// FindCoordinator: this broker coordinates every group and every transactional id; a share
+// group coordinator (v6, key type 2) is refused with INVALID_REQUEST, as Kafka without share
+// groups does.
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -58,20 +58,28 @@ TEST_F(FindCoordinatorTest, NoShareCoordinator) {
               ErrorCode::invalid_request);
 }
 
-TEST_F(FindCoordinatorTest, NoTransactionCoordinator) {
+TEST_F(FindCoordinatorTest, ThisBrokerForATransactionalId) {
+    for (int16_t v = 1; v <= 3; ++v) {
+        FindCoordinatorRequest req;
+        req.key = "tx";
+        req.key_type = protocol::kCoordinatorKeyTransaction;
+        auto r = run(handle_find_coordinator, req, v);
+        EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
+        EXPECT_EQ(r.node_id, 1) << "v" << v;
+        EXPECT_EQ(r.host, "127.0.0.1") << "v" << v;
+        EXPECT_EQ(r.port, 9092) << "v" << v;
+    }
     FindCoordinatorRequest req;
-    req.key = "tx";
     req.key_type = protocol::kCoordinatorKeyTransaction;
-    auto r = run(handle_find_coordinator, req, 3);
-    EXPECT_EQ(r.error_code, ErrorCode::transactional_id_authorization_failed);
-    EXPECT_EQ(r.node_id, -1);
-    EXPECT_EQ(r.port, -1);
-
-    req.coordinator_keys = {"tx"};
+    req.coordinator_keys = {"tx", "tx-2"};
     auto v4 = run(handle_find_coordinator, req, 4);
-    ASSERT_EQ(v4.coordinators.size(), 1u);
-    EXPECT_EQ(v4.coordinators[0].error_code, ErrorCode::transactional_id_authorization_failed);
-    EXPECT_EQ(v4.coordinators[0].node_id, -1);
+    ASSERT_EQ(v4.coordinators.size(), 2u);
+    for (const auto& c : v4.coordinators) {
+        EXPECT_EQ(c.error_code, ErrorCode::none);
+        EXPECT_EQ(c.node_id, 1);
+        EXPECT_EQ(c.port, 9092);
+    }
+    EXPECT_EQ(v4.coordinators[1].key, "tx-2");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // InitProducerId: every non-transactional request gets a fresh producer id with epoch 0, even
-// when it names an id and epoch (v3+, KIP-360); transactional ids are refused.
+// when it names an id and epoch (v3+, KIP-360); a transactional id keeps its producer id and gets
+// the next epoch (the transaction coordinator's own tests are tests/broker/
+// transaction_coordinator_test.cpp, the transaction APIs' tests transactions_test.cpp).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -47,22 +49,54 @@ TEST_F(InitProducerIdTest, AnIdAndEpochInTheRequestAreNotHonoured) {
     }
 }
 
-TEST_F(InitProducerIdTest, ATransactionalIdIsRefused) {
+TEST_F(InitProducerIdTest, ATransactionalIdKeepsItsProducerIdAndBumpsTheEpoch) {
     InitProducerIdRequest req;
     req.transactional_id = "tx-1";
     req.transaction_timeout_ms = 60000;
+    auto first = run(handle_init_producer_id, req, kLatest);
+    EXPECT_EQ(first.error_code, ErrorCode::none);
+    EXPECT_GE(first.producer_id, 0);
+    EXPECT_EQ(first.producer_epoch, 0);
+    EXPECT_TRUE(broker().producer_ids().issued(first.producer_id));
+    auto second = run(handle_init_producer_id, req, kLatest);
+    EXPECT_EQ(second.error_code, ErrorCode::none);
+    EXPECT_EQ(second.producer_id, first.producer_id);
+    EXPECT_EQ(second.producer_epoch, 1);
+}
+
+TEST_F(InitProducerIdTest, ATimeoutAboveTheMaximumIsRefused) {
+    config.transaction_max_timeout_ms = 60000;
+    InitProducerIdRequest req;
+    req.transactional_id = "tx-1";
+    req.transaction_timeout_ms = 60001;
     auto r = run(handle_init_producer_id, req, kLatest);
-    EXPECT_EQ(r.error_code, ErrorCode::transactional_id_authorization_failed);
+    EXPECT_EQ(r.error_code, ErrorCode::invalid_transaction_timeout);
     EXPECT_EQ(r.producer_id, -1);
     EXPECT_EQ(r.producer_epoch, -1);
 }
 
-TEST_F(InitProducerIdTest, AnEmptyTransactionalIdCountsAsNone) {
+// Kafka: INVALID_REQUEST (an empty id is neither idempotent-only nor a valid transactional id).
+TEST_F(InitProducerIdTest, AnEmptyTransactionalIdIsInvalid) {
     InitProducerIdRequest req;
     req.transactional_id = "";
+    req.transaction_timeout_ms = 60000;
     auto r = run(handle_init_producer_id, req, kLatest);
-    EXPECT_EQ(r.error_code, ErrorCode::none);
-    EXPECT_GE(r.producer_id, 0);
+    EXPECT_EQ(r.error_code, ErrorCode::invalid_request);
+    EXPECT_EQ(r.producer_id, -1);
+}
+
+// PRODUCER_FENCED exists from v4; v3 gets INVALID_PRODUCER_EPOCH for the same stale epoch.
+TEST_F(InitProducerIdTest, AStaleExpectedEpochIsFencedPerVersion) {
+    InitProducerIdRequest req;
+    req.transactional_id = "tx-1";
+    req.transaction_timeout_ms = 60000;
+    auto first = run(handle_init_producer_id, req, kLatest);
+    run(handle_init_producer_id, req, kLatest);  // epoch 1
+    run(handle_init_producer_id, req, kLatest);  // epoch 2: epoch 0 is neither current nor last
+    req.producer_id = first.producer_id;
+    req.producer_epoch = first.producer_epoch;
+    EXPECT_EQ(run(handle_init_producer_id, req, 4).error_code, ErrorCode::producer_fenced);
+    EXPECT_EQ(run(handle_init_producer_id, req, 3).error_code, ErrorCode::invalid_producer_epoch);
 }
 
 TEST_F(InitProducerIdTest, IdsAreNotReusedAfterARestartOfTheAllocator) {

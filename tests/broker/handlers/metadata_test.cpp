@@ -149,7 +149,7 @@ TEST_F(MetadataTest, InvalidTopicNameIsInvalidTopicException) {
     ASSERT_EQ(resp.topics.size(), 3u);
     for (const auto& t : resp.topics)
         EXPECT_EQ(t.error_code, ErrorCode::invalid_topic_exception) << t.name.value_or("");
-    EXPECT_EQ(broker().topics().list().size(), 1u);  // only the internal topic
+    EXPECT_EQ(broker().topics().list().size(), 2u);  // only the internal topics
 }
 
 TEST_F(MetadataTest, InvalidTopicNameWithoutAutoCreation) {

@@ -1,0 +1,21 @@
+#include "broker/broker.h"
+#include "broker/group/offset_store.h"
+#include "broker/handlers/handlers.h"
+
+namespace skiff::broker {
+
+using protocol::ErrorCode;
+
+// Adds the group's offsets partition to the transaction: __consumer_offsets has one partition
+// here, so every group maps to partition 0.
+asio::awaitable<protocol::AddOffsetsToTxnResponse> handle_add_offsets_to_txn(
+    RequestContext& ctx, const protocol::AddOffsetsToTxnRequest& req) {
+    protocol::AddOffsetsToTxnResponse resp;
+    resp.error_code = ctx.broker.transactions().add_partitions(
+        req.transactional_id, req.producer_id, req.producer_epoch, {{group::kOffsetsTopic, 0}});
+    if (resp.error_code == ErrorCode::producer_fenced && ctx.header.api_version < 2)
+        resp.error_code = ErrorCode::invalid_producer_epoch;
+    co_return resp;
+}
+
+}  // namespace skiff::broker

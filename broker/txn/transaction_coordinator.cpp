@@ -1,0 +1,580 @@
+#include "broker/txn/transaction_coordinator.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "broker/txn/transaction_records.h"
+#include "protocol/record_batch.h"
+#include "protocol/record_builder.h"
+#include "protocol/record_iterator.h"
+
+namespace skiff::broker::txn {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr size_t kRecordsPerBatch = 500;
+constexpr int64_t kReadChunkBytes = 1 << 20;
+constexpr int16_t kMaxEpoch = 32767;
+
+TxnLogValue to_value(const TxnMetadata& m) {
+    TxnLogValue v;
+    v.producer_id = m.producer_id;
+    v.producer_epoch = m.producer_epoch;
+    v.transaction_timeout_ms = m.timeout_ms;
+    v.transaction_status = static_cast<int8_t>(m.state);
+    if (m.state != TxnState::empty) {
+        std::vector<TxnLogPartitions> topics;
+        for (const auto& tp : m.partitions) {
+            if (topics.empty() || topics.back().topic != tp.topic)
+                topics.push_back({tp.topic, {}});
+            topics.back().partition_ids.push_back(tp.partition);
+        }
+        v.transaction_partitions = std::move(topics);
+    }
+    v.transaction_last_update_timestamp_ms = m.last_update_timestamp_ms;
+    v.transaction_start_timestamp_ms = m.start_timestamp_ms;
+    return v;
+}
+
+// Whether a marker write is finished with (Kafka's TransactionMarkerRequestCompletionHandler):
+// written; the partition is gone (Kafka skips partitions without a leader: deleted topics); the
+// producer moved on (a newer epoch or coordinator epoch in the partition); or the partition
+// cannot hold markers. Anything else (storage trouble) is retried.
+bool marker_finished(ErrorCode e) {
+    switch (e) {
+        case ErrorCode::none:
+        case ErrorCode::unknown_topic_or_partition:
+        case ErrorCode::invalid_producer_epoch:
+        case ErrorCode::transaction_coordinator_fenced:
+        case ErrorCode::unsupported_for_message_format:
+        case ErrorCode::unsupported_version:
+            return true;
+        default:
+            return false;
+    }
+}
+
+int16_t bumped(int16_t epoch) {
+    return epoch < kMaxEpoch ? static_cast<int16_t>(epoch + 1) : epoch;
+}
+
+}  // namespace
+
+TransactionCoordinator::TransactionCoordinator(storage::PartitionLog& log, storage::LogConfig base,
+                                               TxnCoordinatorConfig config,
+                                               TxnCoordinatorHooks hooks)
+    : log_(log), base_(std::move(base)), config_(config), hooks_(std::move(hooks)) {}
+
+Expected<std::unique_ptr<TransactionCoordinator>, std::string> TransactionCoordinator::open(
+    storage::PartitionLog& log, storage::LogConfig base, TxnCoordinatorConfig config,
+    TxnCoordinatorHooks hooks) {
+    std::unique_ptr<TransactionCoordinator> c(
+        new TransactionCoordinator(log, std::move(base), config, std::move(hooks)));
+    c->segment_bytes_ = static_cast<int64_t>(c->base_.segment_bytes);
+    auto log_config = c->base_;
+    log_config.retention_bytes = 2 * c->segment_bytes_;
+    log_config.retention_ms = -1;  // age must never delete the only record of an id
+    log.update_config(log_config);
+    if (auto replayed = c->replay(); !replayed)
+        return unexpected(replayed.error());
+    // A crash between Prepare and Complete: finish the commit or abort now (markers again, which
+    // partitions that already have them treat as a marker without an open transaction).
+    std::vector<Completion> unfinished;
+    {
+        std::lock_guard lock(c->mutex_);
+        for (auto& [id, entry] : c->entries_) {
+            const auto& m = entry.metadata;
+            if (!is_prepare(m.state))
+                continue;
+            entry.pending = true;
+            unfinished.push_back({id,
+                                  {m.producer_id, m.producer_epoch, kCoordinatorEpoch,
+                                   m.state == TxnState::prepare_commit},
+                                  {m.partitions.begin(), m.partitions.end()}});
+        }
+    }
+    for (const auto& u : unfinished)
+        c->complete(u);
+    if (!unfinished.empty())
+        spdlog::info("completed {} transaction(s) left prepared in {}", unfinished.size(),
+                     kTransactionStateTopic);
+    std::lock_guard lock(c->mutex_);
+    if (!c->entries_.empty())
+        if (auto s = c->snapshot_locked(); !s)
+            return unexpected(s.error());
+    return c;
+}
+
+int64_t TransactionCoordinator::now_ms() const {
+    return hooks_.clock_ms ? hooks_.clock_ms() : storage::wall_clock_ms();
+}
+
+Expected<void, std::string> TransactionCoordinator::replay() {
+    std::lock_guard lock(mutex_);
+    const std::string topic = kTransactionStateTopic;
+    int64_t offset = log_.log_start_offset();
+    const int64_t end = log_.high_watermark();
+    std::vector<std::byte> buffer;
+    while (offset < end) {
+        auto read = log_.read(offset, kReadChunkBytes, true);
+        if (!read)
+            return unexpected("reading " + topic + " at offset " + std::to_string(offset) + ": " +
+                              read.error().message);
+        if (read->total_bytes == 0)
+            break;
+        buffer.resize(static_cast<size_t>(read->total_bytes));
+        size_t filled = 0;
+        for (const auto& slice : read->slices) {
+            int64_t done = 0;
+            while (done < slice.length) {
+                ssize_t n =
+                    ::pread(slice.fd, buffer.data() + filled + done,
+                            static_cast<size_t>(slice.length - done), slice.position + done);
+                if (n <= 0)
+                    return unexpected("reading " + topic + ": " +
+                                      (n < 0 ? std::strerror(errno) : "unexpected end of file"));
+                done += n;
+            }
+            filled += static_cast<size_t>(slice.length);
+        }
+        std::span<const std::byte> rest(buffer.data(), filled);
+        while (!rest.empty()) {
+            auto header = protocol::check_batch(rest);
+            if (!header)
+                return unexpected("corrupt batch in " + topic + ": " + header.error().message);
+            auto batch = rest.first(static_cast<size_t>(header->size_bytes()));
+            auto records = protocol::read_records(batch);
+            if (!records)
+                return unexpected("corrupt record in " + topic + ": " + records.error().message);
+            for (const auto& r : *records) {
+                if (!r.key)
+                    continue;
+                auto type = txn_key_type(*r.key);
+                if (!type || *type != 0)
+                    continue;  // not a transaction record (Kafka skips these too)
+                auto id = decode_txn_key(*r.key);
+                if (!id)
+                    return unexpected("malformed key in " + topic + ": " + id.error().message);
+                if (!r.value) {
+                    entries_.erase(*id);
+                    continue;
+                }
+                auto value = decode_txn_value(*r.value);
+                if (!value)
+                    return unexpected("malformed value in " + topic + ": " + value.error().message);
+                auto state = state_from_id(value->transaction_status);
+                if (!state)
+                    return unexpected("unknown transaction state " +
+                                      std::to_string(value->transaction_status) + " in " + topic);
+                TxnMetadata m;
+                m.producer_id = value->producer_id;
+                m.producer_epoch = value->producer_epoch;
+                m.timeout_ms = value->transaction_timeout_ms;
+                m.state = *state;
+                if (value->transaction_partitions)
+                    for (const auto& t : *value->transaction_partitions)
+                        for (int32_t p : t.partition_ids)
+                            m.partitions.insert({t.topic, p});
+                m.last_update_timestamp_ms = value->transaction_last_update_timestamp_ms;
+                m.start_timestamp_ms = value->transaction_start_timestamp_ms;
+                if (m.state == TxnState::dead)
+                    entries_.erase(*id);
+                else
+                    entries_[*id] = Entry{std::move(m), false};
+            }
+            offset = header->last_offset() + 1;
+            rest = rest.subspan(batch.size());
+        }
+    }
+    return {};
+}
+
+Expected<void, std::string> TransactionCoordinator::append_records_locked(
+    const std::vector<std::pair<std::string, const TxnMetadata*>>& records) {
+    if (records.empty())
+        return {};
+    const int64_t now = now_ms();
+    std::vector<std::byte> batches;
+    for (size_t first = 0; first < records.size(); first += kRecordsPerBatch) {
+        std::vector<protocol::RecordSpec> specs;
+        const size_t last = std::min(records.size(), first + kRecordsPerBatch);
+        for (size_t i = first; i < last; ++i) {
+            protocol::RecordSpec r;
+            r.key = encode_txn_key(records[i].first);
+            if (records[i].second)
+                r.value = encode_txn_value(to_value(*records[i].second));
+            specs.push_back(std::move(r));
+        }
+        protocol::BatchSpec spec;
+        spec.base_timestamp = now;
+        auto bytes = protocol::build_record_batch(spec, specs);
+        batches.insert(batches.end(), bytes.begin(), bytes.end());
+    }
+    auto summaries = protocol::validate_batches(batches);
+    if (!summaries)
+        return unexpected("building a transaction log batch: " + summaries.error().message);
+    auto appended = log_.append(batches, *summaries);
+    if (!appended)
+        return unexpected("appending to " + std::string(kTransactionStateTopic) + ": " +
+                          appended.error().message);
+    bytes_since_snapshot_ += static_cast<int64_t>(batches.size());
+    return {};
+}
+
+ErrorCode TransactionCoordinator::append_locked(const std::string& id,
+                                                const TxnMetadata* metadata) {
+    if (auto appended = append_records_locked({{id, metadata}}); !appended) {
+        // Kafka maps storage failures of its log to retriable coordinator errors.
+        spdlog::error("transactional id '{}': {}", id, appended.error());
+        return ErrorCode::coordinator_not_available;
+    }
+    maybe_snapshot_locked();
+    return ErrorCode::none;
+}
+
+void TransactionCoordinator::maybe_snapshot_locked() {
+    if (bytes_since_snapshot_ >= segment_bytes_ / 2)
+        (void)snapshot_locked();  // a failed snapshot is retried after the next transition
+}
+
+Expected<void, std::string> TransactionCoordinator::snapshot_locked() {
+    std::vector<std::pair<std::string, const TxnMetadata*>> records;
+    records.reserve(entries_.size());
+    for (const auto& [id, entry] : entries_)
+        records.emplace_back(id, &entry.metadata);
+    const int64_t before = bytes_since_snapshot_;
+    if (auto appended = append_records_locked(records); !appended)
+        return appended;
+    const int64_t snapshot_bytes = bytes_since_snapshot_ - before;
+    bytes_since_snapshot_ = 0;
+    ++snapshots_written_;
+    // Keep a snapshot well inside one segment, growing the segment with it.
+    const int64_t wanted = std::max(static_cast<int64_t>(base_.segment_bytes), 4 * snapshot_bytes);
+    if (wanted != segment_bytes_) {
+        segment_bytes_ = wanted;
+        auto config = base_;
+        config.segment_bytes = static_cast<uint64_t>(wanted);
+        config.retention_bytes = 2 * wanted;
+        config.retention_ms = -1;
+        log_.update_config(config);
+    }
+    return {};
+}
+
+ErrorCode TransactionCoordinator::prepare_locked(const std::string& id, Entry& entry, bool commit,
+                                                 int16_t epoch, Completion& out) {
+    TxnMetadata next = entry.metadata;
+    next.state = commit ? TxnState::prepare_commit : TxnState::prepare_abort;
+    if (epoch != next.producer_epoch)
+        next.last_producer_epoch = -1;  // a fence: no retry of the old epoch is honoured
+    next.producer_epoch = epoch;
+    next.last_update_timestamp_ms = now_ms();
+    if (auto e = append_locked(id, &next); e != ErrorCode::none)
+        return e;
+    entry.metadata = std::move(next);
+    entry.pending = true;
+    const auto& m = entry.metadata;
+    out = Completion{id,
+                     {m.producer_id, m.producer_epoch, kCoordinatorEpoch, commit},
+                     {m.partitions.begin(), m.partitions.end()}};
+    return ErrorCode::none;
+}
+
+void TransactionCoordinator::complete(const Completion& c) {
+    std::vector<storage::TopicPartition> unfinished;
+    for (const auto& tp : c.partitions) {
+        const ErrorCode e =
+            hooks_.write_marker ? hooks_.write_marker(tp, c.marker) : ErrorCode::none;
+        if (!marker_finished(e)) {
+            spdlog::warn("transactional id '{}': {} marker for {}-{} failed ({}), retried later",
+                         c.transactional_id, c.marker.commit ? "COMMIT" : "ABORT", tp.topic,
+                         tp.partition, protocol::error_name(e));
+            unfinished.push_back(tp);
+        }
+    }
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(c.transactional_id);
+    if (it == entries_.end())
+        return;
+    Entry& entry = it->second;
+    entry.pending = false;
+    TxnMetadata& m = entry.metadata;
+    if (m.producer_id != c.marker.producer_id || m.producer_epoch != c.marker.producer_epoch ||
+        !is_prepare(m.state))
+        return;
+    if (!unfinished.empty()) {
+        // Only these still need their marker (as DescribeTransactions shows during PrepareX).
+        m.partitions = {unfinished.begin(), unfinished.end()};
+        return;
+    }
+    TxnMetadata next = m;
+    next.state = c.marker.commit ? TxnState::complete_commit : TxnState::complete_abort;
+    next.partitions.clear();
+    next.last_update_timestamp_ms = now_ms();
+    if (append_locked(c.transactional_id, &next) == ErrorCode::none)
+        m = std::move(next);
+}
+
+InitProducerIdResult TransactionCoordinator::init_producer_id(const std::string& id,
+                                                              int32_t timeout_ms,
+                                                              int64_t expected_pid,
+                                                              int16_t expected_epoch) {
+    if (id.empty())
+        return {ErrorCode::invalid_request};
+    if ((expected_pid == -1) != (expected_epoch == -1))
+        return {ErrorCode::invalid_request};
+    if (timeout_ms <= 0 || timeout_ms > config_.max_timeout_ms)
+        return {ErrorCode::invalid_transaction_timeout};
+    const bool expectation = expected_pid != -1;
+    Completion fence;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = entries_.find(id);
+        Entry created;
+        const bool is_new = it == entries_.end();
+        if (is_new) {
+            created.metadata.producer_id = hooks_.next_producer_id ? hooks_.next_producer_id() : -1;
+            if (created.metadata.producer_id < 0)
+                return {ErrorCode::coordinator_not_available};  // retriable: disk trouble
+            created.metadata.timeout_ms = timeout_ms;
+        }
+        Entry& entry = is_new ? created : it->second;
+        const TxnMetadata& m = entry.metadata;
+        if (entry.pending)
+            return {ErrorCode::concurrent_transactions};
+        if (expectation && m.producer_epoch != -1 && expected_pid != m.producer_id &&
+            !(expected_pid == m.previous_producer_id && expected_epoch >= kMaxBumpableEpoch))
+            return {ErrorCode::producer_fenced};
+        if (is_prepare(m.state))
+            return {ErrorCode::concurrent_transactions};
+        if (m.state == TxnState::ongoing) {
+            // A new incarnation while the old one has a transaction open: fence the old one
+            // (bumped epoch) and abort its transaction; the client retries and gets the epoch
+            // after the abort completes.
+            if (auto e = prepare_locked(id, entry, false, bumped(m.producer_epoch), fence);
+                e != ErrorCode::none)
+                return {e};
+        } else {
+            if (!is_idle(m.state))
+                return {ErrorCode::invalid_txn_state};
+            TxnMetadata next = m;
+            if (m.producer_epoch >= kMaxBumpableEpoch &&
+                (!expectation || expected_epoch == m.producer_epoch)) {
+                const int64_t pid = hooks_.next_producer_id ? hooks_.next_producer_id() : -1;
+                if (pid < 0)
+                    return {ErrorCode::coordinator_not_available};
+                next.previous_producer_id = m.producer_id;
+                next.producer_id = pid;
+                next.producer_epoch = 0;
+                next.last_producer_epoch = expectation ? m.producer_epoch : int16_t{-1};
+            } else if (!expectation) {
+                next.producer_epoch = static_cast<int16_t>(m.producer_epoch + 1);
+                next.last_producer_epoch = -1;
+            } else if (m.producer_epoch == -1 || expected_epoch == m.producer_epoch) {
+                next.producer_epoch = static_cast<int16_t>(m.producer_epoch + 1);
+                next.last_producer_epoch = m.producer_epoch;
+            } else if (expected_epoch != m.last_producer_epoch) {
+                return {ErrorCode::producer_fenced};
+            }  // else: a retry of a call that succeeded; the epoch stays
+            next.state = TxnState::empty;
+            next.partitions.clear();
+            next.start_timestamp_ms = -1;
+            next.timeout_ms = timeout_ms;
+            next.last_update_timestamp_ms = now_ms();
+            if (auto e = append_locked(id, &next); e != ErrorCode::none)
+                return {e};
+            entry.metadata = next;
+            if (is_new)
+                entries_.emplace(id, std::move(created));
+            return {ErrorCode::none, next.producer_id, next.producer_epoch};
+        }
+    }
+    complete(fence);
+    return {ErrorCode::concurrent_transactions};
+}
+
+ErrorCode TransactionCoordinator::add_partitions(
+    const std::string& id, int64_t producer_id, int16_t producer_epoch,
+    const std::vector<storage::TopicPartition>& partitions) {
+    if (id.empty())
+        return ErrorCode::invalid_request;
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end())
+        return ErrorCode::invalid_producer_id_mapping;
+    Entry& entry = it->second;
+    const TxnMetadata& m = entry.metadata;
+    if (entry.pending)
+        return ErrorCode::concurrent_transactions;
+    if (producer_id != m.producer_id)
+        return ErrorCode::invalid_producer_id_mapping;
+    if (producer_epoch != m.producer_epoch)
+        return ErrorCode::producer_fenced;
+    if (is_prepare(m.state))
+        return ErrorCode::concurrent_transactions;
+    if (m.state != TxnState::ongoing && !is_idle(m.state))
+        return ErrorCode::invalid_txn_state;
+    if (m.state == TxnState::ongoing &&
+        std::all_of(partitions.begin(), partitions.end(),
+                    [&](const auto& tp) { return m.partitions.count(tp) > 0; }))
+        return ErrorCode::none;
+    TxnMetadata next = m;
+    const int64_t now = now_ms();
+    if (is_idle(m.state))
+        next.start_timestamp_ms = now;
+    next.state = TxnState::ongoing;
+    next.partitions.insert(partitions.begin(), partitions.end());
+    next.last_update_timestamp_ms = now;
+    if (auto e = append_locked(id, &next); e != ErrorCode::none)
+        return e;
+    entry.metadata = std::move(next);
+    return ErrorCode::none;
+}
+
+ErrorCode TransactionCoordinator::end_transaction(const std::string& id, int64_t producer_id,
+                                                  int16_t producer_epoch, bool commit) {
+    if (id.empty())
+        return ErrorCode::invalid_request;
+    Completion c;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = entries_.find(id);
+        if (it == entries_.end())
+            return ErrorCode::invalid_producer_id_mapping;
+        Entry& entry = it->second;
+        const TxnMetadata& m = entry.metadata;
+        if (producer_id != m.producer_id)
+            return ErrorCode::invalid_producer_id_mapping;
+        if (producer_epoch != m.producer_epoch)
+            return ErrorCode::producer_fenced;
+        if (entry.pending)
+            return ErrorCode::concurrent_transactions;
+        switch (m.state) {
+            case TxnState::ongoing:
+                if (auto e = prepare_locked(id, entry, commit, m.producer_epoch, c);
+                    e != ErrorCode::none)
+                    return e;
+                break;
+            case TxnState::prepare_commit:
+                return commit ? ErrorCode::concurrent_transactions : ErrorCode::invalid_txn_state;
+            case TxnState::prepare_abort:
+                return commit ? ErrorCode::invalid_txn_state : ErrorCode::concurrent_transactions;
+            case TxnState::complete_commit:
+                return commit ? ErrorCode::none : ErrorCode::invalid_txn_state;
+            case TxnState::complete_abort:
+                return commit ? ErrorCode::invalid_txn_state : ErrorCode::none;
+            default:
+                return ErrorCode::invalid_txn_state;
+        }
+    }
+    complete(c);
+    return ErrorCode::none;
+}
+
+ErrorCode TransactionCoordinator::verify_partition(std::string_view id, int64_t producer_id,
+                                                   int16_t producer_epoch,
+                                                   const storage::TopicPartition& tp) const {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end())
+        return ErrorCode::invalid_producer_id_mapping;
+    const Entry& entry = it->second;
+    const TxnMetadata& m = entry.metadata;
+    if (producer_id != m.producer_id)
+        return ErrorCode::invalid_producer_id_mapping;
+    if (producer_epoch != m.producer_epoch)
+        return ErrorCode::invalid_producer_epoch;
+    if (entry.pending || is_prepare(m.state))
+        return ErrorCode::not_enough_replicas;
+    if (m.state == TxnState::ongoing && m.partitions.count(tp) > 0)
+        return ErrorCode::none;
+    return ErrorCode::invalid_txn_state;
+}
+
+size_t TransactionCoordinator::abort_timed_out() {
+    std::vector<Completion> jobs;
+    size_t aborted = 0;
+    {
+        std::lock_guard lock(mutex_);
+        const int64_t now = now_ms();
+        for (auto& [id, entry] : entries_) {
+            if (entry.pending)
+                continue;
+            const TxnMetadata& m = entry.metadata;
+            if (m.state == TxnState::ongoing && m.start_timestamp_ms + m.timeout_ms < now) {
+                Completion c;
+                if (prepare_locked(id, entry, false, bumped(m.producer_epoch), c) !=
+                    ErrorCode::none)
+                    continue;
+                spdlog::info(
+                    "aborting the transaction of '{}' (producer id {}): open for longer than its "
+                    "timeout of {} ms",
+                    id, c.marker.producer_id, entry.metadata.timeout_ms);
+                jobs.push_back(std::move(c));
+                ++aborted;
+            } else if (is_prepare(m.state)) {
+                // Markers that failed earlier: try again.
+                entry.pending = true;
+                jobs.push_back({id,
+                                {m.producer_id, m.producer_epoch, kCoordinatorEpoch,
+                                 m.state == TxnState::prepare_commit},
+                                {m.partitions.begin(), m.partitions.end()}});
+            }
+        }
+    }
+    for (const auto& c : jobs)
+        complete(c);
+    return aborted;
+}
+
+size_t TransactionCoordinator::expire_transactional_ids() {
+    std::lock_guard lock(mutex_);
+    const int64_t cutoff = now_ms() - config_.transactional_id_expiration_ms;
+    std::vector<std::string> expired;
+    for (const auto& [id, entry] : entries_)
+        if (!entry.pending && is_idle(entry.metadata.state) &&
+            entry.metadata.last_update_timestamp_ms <= cutoff)
+            expired.push_back(id);
+    if (expired.empty())
+        return 0;
+    std::vector<std::pair<std::string, const TxnMetadata*>> tombstones;
+    for (const auto& id : expired)
+        tombstones.emplace_back(id, nullptr);
+    if (auto appended = append_records_locked(tombstones); !appended) {
+        spdlog::error("expiring transactional ids: {}", appended.error());
+        return 0;
+    }
+    for (const auto& id : expired)
+        entries_.erase(id);
+    maybe_snapshot_locked();
+    return expired.size();
+}
+
+std::optional<TxnView> TransactionCoordinator::describe(const std::string& id) const {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end())
+        return std::nullopt;
+    return TxnView{id, it->second.metadata};
+}
+
+std::vector<TxnView> TransactionCoordinator::list() const {
+    std::lock_guard lock(mutex_);
+    std::vector<TxnView> out;
+    out.reserve(entries_.size());
+    for (const auto& [id, entry] : entries_)
+        out.push_back({id, entry.metadata});
+    return out;
+}
+
+int64_t TransactionCoordinator::snapshots_written() const {
+    std::lock_guard lock(mutex_);
+    return snapshots_written_;
+}
+
+}  // namespace skiff::broker::txn

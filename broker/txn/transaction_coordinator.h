@@ -1,0 +1,160 @@
+// The transaction coordinator (KIP-98, transactions V1) of a single broker: transactional id ->
+// producer id, epoch, state, partitions and timeout, with Kafka's state machine
+// (TransactionCoordinator.scala, TransactionMetadata.scala).
+//
+// Durability: every transition is appended to the internal log __transaction_state (one
+// partition; records in Kafka's format, transaction_records.h) before it takes effect in memory
+// or is answered. The log is bounded the way group/offset_store.h bounds __consumer_offsets:
+// after half a segment of writes a snapshot (one record per live id, one append) is written, and
+// the log keeps retention.bytes = 2 x segment.bytes with no time retention, so the kept log
+// always starts before a whole snapshot and replaying it rebuilds the current state. A
+// snapshot is also written at start.
+//
+// Completion: EndTxn writes PrepareCommit/PrepareAbort, then one marker per partition of the
+// transaction (marker_writer.h), then CompleteCommit/CompleteAbort, and only then answers. The
+// coordinator's mutex is not held while markers are written (they take partition and group
+// locks); meanwhile the id is "pending": InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn and
+// EndTxn get CONCURRENT_TRANSACTIONS, verify_partition NOT_ENOUGH_REPLICAS. An id found in a
+// Prepare state at start (a crash between Prepare and Complete) is completed by open(); one whose
+// markers failed with a retriable error is completed again by abort_timed_out().
+//
+// Coordinator epoch: 0 (Kafka uses the leader epoch of the __transaction_state partition, which
+// never changes on one broker).
+//
+// Thread-safe: one mutex serializes appends and the map.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "broker/txn/marker_writer.h"
+#include "broker/txn/transaction_metadata.h"
+#include "protocol/error_code.h"
+#include "protocol/expected.h"
+#include "storage/log_config.h"
+#include "storage/partition_log.h"
+#include "storage/topic_partition.h"
+
+namespace skiff::broker::txn {
+
+inline constexpr const char* kTransactionStateTopic = "__transaction_state";
+
+struct TxnCoordinatorConfig {
+    int64_t max_timeout_ms = 900000;                     // transaction.max.timeout.ms
+    int64_t transactional_id_expiration_ms = 604800000;  // transactional.id.expiration.ms
+};
+
+// Everything the coordinator needs from outside, injectable for tests.
+struct TxnCoordinatorHooks {
+    std::function<int64_t()> next_producer_id;  // a fresh producer id, -1 on failure
+    std::function<protocol::ErrorCode(const storage::TopicPartition&, const Marker&)> write_marker;
+    std::function<int64_t()> clock_ms;  // empty: the wall clock
+};
+
+// One id as DescribeTransactions / ListTransactions show it.
+struct TxnView {
+    std::string transactional_id;
+    TxnMetadata metadata;
+};
+
+struct InitProducerIdResult {
+    protocol::ErrorCode error = protocol::ErrorCode::none;
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
+};
+
+class TransactionCoordinator {
+  public:
+    static constexpr int32_t kCoordinatorEpoch = 0;
+
+    // Replays `log` (already opened by the log manager), completes every transaction left in a
+    // Prepare state, and writes a start-up snapshot.
+    static Expected<std::unique_ptr<TransactionCoordinator>, std::string> open(
+        storage::PartitionLog& log, storage::LogConfig base, TxnCoordinatorConfig config,
+        TxnCoordinatorHooks hooks);
+
+    // InitProducerId with a non-null transactional id. expected_producer_id / epoch: -1 for
+    // "no expectation" (v0-2, or a new producer). Errors as Kafka's coordinator returns them
+    // (PRODUCER_FENCED included; the handler maps it for old versions).
+    InitProducerIdResult init_producer_id(const std::string& transactional_id,
+                                          int32_t transaction_timeout_ms,
+                                          int64_t expected_producer_id,
+                                          int16_t expected_producer_epoch);
+    // AddPartitionsToTxn / AddOffsetsToTxn: one error for the whole request.
+    protocol::ErrorCode add_partitions(const std::string& transactional_id, int64_t producer_id,
+                                       int16_t producer_epoch,
+                                       const std::vector<storage::TopicPartition>& partitions);
+    // EndTxn (transactions V1): commit or abort, markers written before it returns.
+    protocol::ErrorCode end_transaction(const std::string& transactional_id, int64_t producer_id,
+                                        int16_t producer_epoch, bool commit);
+
+    // What produce asks before appending a transactional batch (Kafka's partition verification):
+    // NONE if `tp` is in the ongoing transaction of `transactional_id` and (pid, epoch) are its
+    // current ones; otherwise INVALID_PRODUCER_ID_MAPPING (unknown id or another pid),
+    // INVALID_PRODUCER_EPOCH (another epoch: fenced or stale), NOT_ENOUGH_REPLICAS (a commit or
+    // abort is being completed: retriable), INVALID_TXN_STATE (the partition was not added).
+    protocol::ErrorCode verify_partition(std::string_view transactional_id, int64_t producer_id,
+                                         int16_t producer_epoch,
+                                         const storage::TopicPartition& tp) const;
+
+    // Periodic: aborts every transaction Ongoing for longer than its timeout (the epoch is bumped
+    // first, so the old producer is fenced), and completes Prepare states whose markers failed.
+    // Returns how many transactions were aborted.
+    size_t abort_timed_out();
+    // Periodic: removes ids idle (Empty, CompleteCommit, CompleteAbort) since longer than
+    // transactional.id.expiration.ms, writing a tombstone for each. Returns how many.
+    size_t expire_transactional_ids();
+
+    std::optional<TxnView> describe(const std::string& transactional_id) const;
+    std::vector<TxnView> list() const;
+    int64_t now_ms() const;
+    int64_t snapshots_written() const;
+
+  private:
+    TransactionCoordinator(storage::PartitionLog& log, storage::LogConfig base,
+                           TxnCoordinatorConfig config, TxnCoordinatorHooks hooks);
+
+    // A commit or abort whose Prepare record is written and whose markers are due.
+    struct Completion {
+        std::string transactional_id;
+        Marker marker;
+        std::vector<storage::TopicPartition> partitions;
+    };
+
+    struct Entry {
+        TxnMetadata metadata;
+        bool pending = false;  // markers being written, outside the mutex
+    };
+
+    Expected<void, std::string> replay();
+    // Appends the record for `id` (nullopt: tombstone). Memory is the caller's to update.
+    protocol::ErrorCode append_locked(const std::string& id, const TxnMetadata* metadata);
+    Expected<void, std::string> append_records_locked(
+        const std::vector<std::pair<std::string, const TxnMetadata*>>& records);
+    void maybe_snapshot_locked();
+    Expected<void, std::string> snapshot_locked();
+    // Writes PrepareCommit/PrepareAbort for `entry` (Ongoing) at `epoch` and marks it pending.
+    protocol::ErrorCode prepare_locked(const std::string& id, Entry& entry, bool commit,
+                                       int16_t epoch, Completion& out);
+    // Writes the markers (without the mutex), then CompleteCommit/CompleteAbort.
+    void complete(const Completion& c);
+
+    storage::PartitionLog& log_;
+    storage::LogConfig base_;
+    TxnCoordinatorConfig config_;
+    TxnCoordinatorHooks hooks_;
+    mutable std::mutex mutex_;
+    std::map<std::string, Entry, std::less<>> entries_;
+    int64_t bytes_since_snapshot_ = 0;
+    int64_t segment_bytes_ = 0;
+    int64_t snapshots_written_ = 0;
+};
+
+}  // namespace skiff::broker::txn
