@@ -417,6 +417,7 @@ Expected<size_t, std::string> OffsetStore::remove(
             for (const auto& [tp, c] : g->second)
                 if (wanted(tp))
                     named.insert(tp);
+    entries.reserve(named.size());
     for (const auto& tp : named)
         entries.push_back({group, tp, std::nullopt});
     if (entries.empty())
