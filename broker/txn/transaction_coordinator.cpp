@@ -543,6 +543,7 @@ size_t TransactionCoordinator::expire_transactional_ids() {
     if (expired.empty())
         return 0;
     std::vector<std::pair<std::string, const TxnMetadata*>> tombstones;
+    tombstones.reserve(expired.size());
     for (const auto& id : expired)
         tombstones.emplace_back(id, nullptr);
     if (auto appended = append_records_locked(tombstones); !appended) {

@@ -26,7 +26,7 @@ TEST(SettingsTable, DefaultsMatchBrokerConfig) {
 
 TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
     // Two rows storing into one member would make one of them dead; a member without a row could
-    // not be configured. BrokerConfig has 31 settings: update this count together with it.
+    // not be configured. BrokerConfig has 37 settings: update this count together with it.
     std::vector<SettingMember> members;
     for (const auto& setting : settings()) {
         if (std::holds_alternative<std::monostate>(setting.member)) {
@@ -37,7 +37,25 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
         }
         members.push_back(setting.member);
     }
-    EXPECT_EQ(members.size(), 32u);
+    EXPECT_EQ(members.size(), 37u);
+}
+
+// Kafka's names, defaults and ranges (TransactionStateManagerConfig, TransactionLogConfig).
+TEST(SettingsTable, TransactionSettings) {
+    const BrokerConfig defaults;
+    EXPECT_EQ(defaults.transaction_max_timeout_ms, 900000);
+    EXPECT_EQ(defaults.transactional_id_expiration_ms, 604800000);
+    EXPECT_EQ(defaults.transaction_abort_timed_out_transaction_cleanup_interval_ms, 10000);
+    EXPECT_EQ(defaults.transaction_remove_expired_transaction_cleanup_interval_ms, 3600000);
+    EXPECT_EQ(defaults.transaction_state_log_segment_bytes, 104857600);
+    const auto lookup = *find_setting("transaction.max.timeout.ms");
+    BrokerConfig config;
+    ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, "60000", config).has_value());
+    EXPECT_EQ(config.transaction_max_timeout_ms, 60000);
+    EXPECT_FALSE(apply_setting(*lookup.setting, lookup.spelling, "0", config).has_value());
+    EXPECT_FALSE(apply_setting(*lookup.setting, lookup.spelling, "2147483648", config).has_value());
+    const auto expiry = *find_setting("transactional.id.expiration.ms");
+    EXPECT_FALSE(apply_setting(*expiry.setting, expiry.spelling, "0", config).has_value());
 }
 
 TEST(SettingsTable, KeysAndSpellingsAreUniqueAndDocumented) {

@@ -274,12 +274,16 @@ TEST(Idempotence, RetriedBatchIsStoredOnceAndGapsAndStaleEpochsAreRefused) {
     EXPECT_EQ(produce(client, "raw", pid, 1, 0).error, ErrorCode::none);  // epoch bump
     EXPECT_EQ(produce(client, "raw", pid, 0, 6).error, ErrorCode::invalid_producer_epoch);
 
-    // Transactions are out of scope: a transactional id is refused with a clear error.
+    // A transactional id goes to the transaction coordinator: a producer id of its own, epoch 0.
     protocol::InitProducerIdRequest txn;
     txn.transactional_id = "txn-1";
-    auto refused =
+    txn.transaction_timeout_ms = 60000;
+    auto transactional =
         client.call<protocol::InitProducerIdRequest, protocol::InitProducerIdResponse>(txn, 1);
-    EXPECT_EQ(refused.error_code, ErrorCode::transactional_id_authorization_failed);
+    EXPECT_EQ(transactional.error_code, ErrorCode::none);
+    EXPECT_GE(transactional.producer_id, 0);
+    EXPECT_NE(transactional.producer_id, pid);
+    EXPECT_EQ(transactional.producer_epoch, 0);
 }
 
 // Two producers that both claim producer id 0, epoch 0 in InitProducerId v4 (as a client does
