@@ -27,8 +27,9 @@ constexpr const char* kUsage = R"(usage:
       built-in defaults < --config FILE < SKIFF_<KEY> environment variables (log.dirs ->
       SKIFF_LOG_DIRS) < --override. LEVEL: trace, debug, info (default), warn, error.
   skiff dump-log [--verify] PATH...
-      Print what .log, .index and .timeindex files (or partition directories) hold;
-      --verify checks CRCs and index consistency and exits non-zero on any problem.
+      Print what .log, .index, .timeindex and .txnindex files (or partition directories)
+      hold, transaction markers included; --verify checks CRCs and index consistency
+      (the .txnindex against the markers too) and exits non-zero on any problem.
   skiff health [--bootstrap-server HOST:PORT] [--timeout-ms N]
       Exit 0 when the broker answers ApiVersions, 1 otherwise.
   skiff --help | --version

@@ -29,9 +29,11 @@ AppendOutcome fail(ErrorCode e, std::string message) {
 
 // Validates every batch before anything is written: a refused batch stores nothing.
 AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, int32_t partition,
-                               std::optional<std::span<const std::byte>> records) {
+                               std::optional<std::span<const std::byte>> records,
+                               const std::optional<std::string>& transactional_id) {
     Broker& broker = ctx.broker;
-    if (topic == group::kOffsetsTopic)  // written only by the group coordinator
+    // Written only by the group and transaction coordinators.
+    if (topic == group::kOffsetsTopic || topic == txn::kTransactionStateTopic)
         return fail(ErrorCode::invalid_topic_exception,
                     "cannot produce to the internal topic " + topic);
     auto count = broker.topics().partition_count(topic);
@@ -80,9 +82,12 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
                 return fail(ErrorCode::message_too_large,
                             "record batch of " + std::to_string(s.size_bytes) +
                                 " bytes exceeds max.message.bytes " + std::to_string(max_bytes));
-            if (s.transactional || s.control)
+            // Markers are written by the transaction coordinator only (Kafka: INVALID_RECORD).
+            if (s.control)
+                return fail(ErrorCode::invalid_record, "clients cannot produce control batches");
+            if (s.transactional && !transactional_id)
                 return fail(ErrorCode::transactional_id_authorization_failed,
-                            "transactions are not supported by skiff");
+                            "transactional records need a transactional id");
             // Only ids InitProducerId handed out: an invented one could be the id a later producer
             // gets, whose batches would then be checked against this client's sequences.
             if (s.producer_id >= 0 && !broker.producer_ids().issued(s.producer_id))
@@ -94,6 +99,19 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     };
     if (auto refused = check_summaries(); refused)
         return *refused;
+    // A transactional batch is stored only for the producer id and epoch that its transactional
+    // id holds now, and only to a partition added to the ongoing transaction (Kafka's partition
+    // verification): a client cannot write into another producer's transaction, and a fenced
+    // producer's late batch is refused.
+    for (const auto& s : summaries) {
+        if (!s.transactional)
+            continue;
+        auto verdict = broker.transactions().verify_partition(*transactional_id, s.producer_id,
+                                                              s.producer_epoch, {topic, partition});
+        if (verdict != ErrorCode::none)
+            return fail(verdict, "partition " + topic + "-" + std::to_string(partition) +
+                                     " is not in an ongoing transaction of this producer");
+    }
 
     // compression.type other than producer: batches in another codec are rebuilt in the topic's
     // codec, so the size limit and the producer-state checks (storage's too) see the batch that
@@ -150,6 +168,8 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     if (!appended) {
         if (appended.error().code == storage::StorageErrc::out_of_order_sequence ||
             appended.error().code == storage::StorageErrc::invalid_producer_epoch ||
+            appended.error().code == storage::StorageErrc::invalid_txn_state ||
+            appended.error().code == storage::StorageErrc::invalid_record ||
             appended.error().code == storage::StorageErrc::not_found)  // deleted meanwhile
             LogThrottle::global().log(spdlog::level::warn, "produce:refused",
                                       "refused produce to {}-{} from {}: {}", topic, partition,
@@ -195,9 +215,10 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
         t.partition_responses.reserve(topic.partition_data.size());
         for (const auto& p : topic.partition_data) {
             AppendOutcome outcome =
-                !acks_valid  ? fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1")
-                : unknown_id ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
-                             : append_partition(ctx, *name, p.index, p.records);
+                !acks_valid ? fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1")
+                : unknown_id
+                    ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
+                    : append_partition(ctx, *name, p.index, p.records, req.transactional_id);
             protocol::PartitionProduceResponse r;
             r.index = p.index;
             r.error_code = outcome.error;

@@ -13,7 +13,9 @@ namespace skiff::broker {
 // invisible to OffsetFetch until the transaction commits (GroupCoordinator::txn_offset_commit).
 // A group error (generation, member, instance id) or a failed append applies to every partition
 // of a known topic, as in Kafka (its group coordinator answers all of those with the one
-// error). The answer is built after the append returned.
+// error). The answer is built after the append returned. Before anything is written the
+// transaction coordinator checks that the producer id and epoch hold the transactional id and
+// that AddOffsetsToTxn added the offsets partition to its ongoing transaction.
 asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     RequestContext& ctx, const protocol::TxnOffsetCommitRequest& req) {
     using protocol::ErrorCode;
@@ -48,7 +50,15 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     group::GroupCoordinator::TxnCommitParams params{req.group_id,       req.producer_id,
                                                     req.producer_epoch, req.generation_id,
                                                     req.member_id,      req.group_instance_id};
-    ErrorCode error = broker.groups().txn_offset_commit(params, accepted);
+    // The producer must hold the transactional id now and have added the offsets partition
+    // with AddOffsetsToTxn (Kafka 4.x verifies this too): otherwise any client could slip
+    // offsets into another producer's transaction, or a fenced one commit its stale offsets.
+    ErrorCode error = broker.transactions().verify_partition(
+        req.transactional_id, req.producer_id, req.producer_epoch, {group::kOffsetsTopic, 0});
+    if (error == ErrorCode::not_enough_replicas)  // its commit or abort is being completed
+        error = ErrorCode::coordinator_load_in_progress;
+    if (error == ErrorCode::none)
+        error = broker.groups().txn_offset_commit(params, accepted);
     // v0-1 clients do not know COORDINATOR_LOAD_IN_PROGRESS (Kafka rewrites it the same way).
     if (error == ErrorCode::coordinator_load_in_progress && ctx.header.api_version < 2)
         error = ErrorCode::coordinator_not_available;

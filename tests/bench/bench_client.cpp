@@ -13,6 +13,9 @@
 //   bench_client clients --bootstrap H:P --topic T --partitions P --producers N
 //                        [--consumers M --consumer-mode group|assign] --seconds S [--size 100]
 //                        [--acks 1] [--max-outstanding 100] [--broker-pid PID]
+//   bench_client txn-produce --bootstrap H:P --topic T --size BYTES --seconds S
+//                            --transactional true|false [--commit-ms 100] [--commit-msgs 1000]
+//                            [--broker-pid PID]
 //
 // Each prints one machine-readable line "result key=value ..." on stdout. produce sends
 // round-robin over partitions 0..P-1 with --partitions P (default 1: partition 0 only, after one
@@ -815,6 +818,104 @@ int run_clients(const Args& args) {
     return 0;
 }
 
+// Transactional produce against the same loop without transactions: an idempotent producer
+// (acks=all) sends to partition 0; with --transactional true every --commit-msgs messages or
+// --commit-ms milliseconds, whichever comes first, ends a transaction (commit_transaction, which
+// flushes, then EndTxn) and begins the next. The baseline (false) flushes at the same points, so
+// both runs wait for their acknowledgements equally often and the difference is the cost of the
+// transaction itself (AddPartitionsToTxn, EndTxn, the markers). Reports the commit (or flush)
+// round trip p50/p99.
+int run_txn_produce(const Args& args) {
+    const std::string topic = args.get("topic");
+    const int64_t size = args.num("size");
+    const double seconds = std::stod(args.get("seconds"));
+    const int64_t pid = args.num("broker-pid", "0");
+    const bool transactional = args.get("transactional") == "true";
+    const int64_t commit_ms = args.num("commit-ms", "100");
+    const int64_t commit_msgs = args.num("commit-msgs", "1000");
+    Delivery delivery;
+    rd_kafka_conf_t* conf = make_conf(args);
+    set_conf(conf, "acks", "-1");
+    set_conf(conf, "enable.idempotence", "true");
+    set_conf(conf, "linger.ms", "5");
+    if (transactional)
+        set_conf(conf, "transactional.id", "skiff-bench-" + std::to_string(::getpid()));
+    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+    rd_kafka_conf_set_opaque(conf, &delivery);
+    char err[512];
+    rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+    if (!rk)
+        die(std::string("rd_kafka_new: ") + err);
+    auto check = [](rd_kafka_error_t* e, const char* what) {
+        if (e) {
+            std::string m = std::string(what) + ": " + rd_kafka_error_string(e);
+            rd_kafka_error_destroy(e);
+            die(m);
+        }
+    };
+    auto value = make_value(size);
+    if (transactional) {
+        check(rd_kafka_init_transactions(rk, 60000), "init_transactions");
+        check(rd_kafka_begin_transaction(rk), "begin_transaction");
+    }
+    warm_up(rk, topic, value, delivery);  // flushes; in a transaction, its first message
+    auto end_txn = [&] {
+        if (transactional) {
+            check(rd_kafka_commit_transaction(rk, 60000), "commit_transaction");
+            check(rd_kafka_begin_transaction(rk), "begin_transaction");
+        } else if (rd_kafka_flush(rk, 60000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+            die("flush timed out");
+        }
+    };
+    end_txn();
+
+    std::vector<double> commit_micros;
+    const double cpu0 = process_cpu_seconds(pid);
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::duration<double>(seconds);
+    auto txn_start = Clock::now();
+    int64_t in_txn = 0;
+    int64_t transactions = 0;
+    while (Clock::now() < deadline) {
+        produce_one(rk, topic, value);
+        if ((++in_txn & 63) == 0)
+            rd_kafka_poll(rk, 0);
+        if (in_txn >= commit_msgs ||
+            Clock::now() - txn_start >= std::chrono::milliseconds(commit_ms)) {
+            const auto t0 = Clock::now();
+            end_txn();
+            commit_micros.push_back(
+                std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+            ++transactions;
+            in_txn = 0;
+            txn_start = Clock::now();
+        }
+    }
+    end_txn();
+    const double elapsed = seconds_since(start);
+    const double cpu = process_cpu_seconds(pid) - cpu0;
+    if (transactional)
+        check(rd_kafka_abort_transaction(rk, 60000), "abort_transaction");  // the empty last one
+    rd_kafka_destroy(rk);
+    if (delivery.failed > 0)
+        die(std::to_string(delivery.failed) + " messages failed: " + delivery.first_error);
+    if (commit_micros.empty())
+        die("no transaction completed");
+    std::sort(commit_micros.begin(), commit_micros.end());
+    auto pct = [&](double p) {
+        size_t i = static_cast<size_t>(p * static_cast<double>(commit_micros.size() - 1) + 0.5);
+        return commit_micros[std::min(i, commit_micros.size() - 1)];
+    };
+    const double bytes = static_cast<double>(delivery.ok * size);
+    std::printf(
+        "result workload=txn-produce transactional=%s msgs=%lld transactions=%lld seconds=%.4f "
+        "msgs_per_s=%.1f mb_per_s=%.2f commit_p50_us=%.1f commit_p99_us=%.1f broker_cpu_s=%.3f\n",
+        transactional ? "true" : "false", static_cast<long long>(delivery.ok),
+        static_cast<long long>(transactions), elapsed, delivery.ok / elapsed, bytes / elapsed / 1e6,
+        pct(0.50), pct(0.99), cpu);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -839,5 +940,7 @@ int main(int argc, char** argv) {
         return run_consume_many(args);
     if (command == "clients")
         return run_clients(args);
+    if (command == "txn-produce")
+        return run_txn_produce(args);
     die("unknown command " + command);
 }
