@@ -268,7 +268,7 @@ TEST_F(TxnOffsetsTest, ExpiryKeepsAnOffsetWithAPendingTransaction) {
 
 // ---- the coordinator's rules (Kafka's ClassicGroup.validateOffsetCommit, transactional) -----
 
-struct TxnCoordinatorTest : TxnOffsetsTest {
+struct TxnGroupCommitTest : TxnOffsetsTest {
     std::unique_ptr<GroupCoordinator> coordinator;
     int64_t now = 1000;
 
@@ -310,7 +310,7 @@ struct TxnCoordinatorTest : TxnOffsetsTest {
     }
 };
 
-TEST_F(TxnCoordinatorTest, MissingGroupBecomesASimpleGroupOnlyWithoutGeneration) {
+TEST_F(TxnGroupCommitTest, MissingGroupBecomesASimpleGroupOnlyWithoutGeneration) {
     make();
     EXPECT_EQ(coordinator->txn_offset_commit(params(1, "m"), {{{"t", 0}, at(1)}}),
               ErrorCode::illegal_generation);
@@ -325,7 +325,7 @@ TEST_F(TxnCoordinatorTest, MissingGroupBecomesASimpleGroupOnlyWithoutGeneration)
               ErrorCode::invalid_group_id);
 }
 
-TEST_F(TxnCoordinatorTest, NonEmptyGroupAcceptsACommitWithoutMemberButChecksAGivenMember) {
+TEST_F(TxnGroupCommitTest, NonEmptyGroupAcceptsACommitWithoutMemberButChecksAGivenMember) {
     make();
     std::string id = stable_member();
     // Plain commits without member are refused in a non-empty group; transactional ones not.
@@ -343,7 +343,7 @@ TEST_F(TxnCoordinatorTest, NonEmptyGroupAcceptsACommitWithoutMemberButChecksAGiv
     EXPECT_EQ(store->get("g", {"t", 0})->offset, 2);
 }
 
-TEST_F(TxnCoordinatorTest, CompletingRebalanceDoesNotRefuseATransactionalCommit) {
+TEST_F(TxnGroupCommitTest, CompletingRebalanceDoesNotRefuseATransactionalCommit) {
     make();
     JoinParams p;
     p.group_id = "g";
@@ -360,7 +360,7 @@ TEST_F(TxnCoordinatorTest, CompletingRebalanceDoesNotRefuseATransactionalCommit)
     EXPECT_EQ(coordinator->txn_offset_commit(params(1, id), {{{"t", 0}, at(1)}}), ErrorCode::none);
 }
 
-TEST_F(TxnCoordinatorTest, StaleEpochIsInvalidProducerEpochAndMarkerErrorsAreReported) {
+TEST_F(TxnGroupCommitTest, StaleEpochIsInvalidProducerEpochAndMarkerErrorsAreReported) {
     make();
     EXPECT_EQ(coordinator->txn_offset_commit(params(), {{{"t", 0}, at(1)}}), ErrorCode::none);
     EXPECT_EQ(coordinator->complete_transaction(1000, 1, 0, false), ErrorCode::none);

@@ -98,11 +98,16 @@ TEST_F(DescribeProducersTest, UnknownTopicOrPartition) {
 
 TEST_F(DescribeProducersTest, OpenTransactionOnTheOffsetsTopic) {
     create_topic("t");
+    auto init = broker().transactions().init_producer_id("tx", 60000, -1, -1);
+    ASSERT_EQ(init.error, ErrorCode::none);
+    ASSERT_EQ(broker().transactions().add_partitions("tx", init.producer_id, init.producer_epoch,
+                                                     {{"__consumer_offsets", 0}}),
+              ErrorCode::none);
     protocol::TxnOffsetCommitRequest req;
     req.transactional_id = "tx";
     req.group_id = "g";
-    req.producer_id = 555;
-    req.producer_epoch = 2;
+    req.producer_id = init.producer_id;
+    req.producer_epoch = init.producer_epoch;
     req.topics = {{"t", {{0, 10, -1, std::nullopt}}}};
     auto committed = run(handle_txn_offset_commit, req, 3);
     ASSERT_EQ(committed.topics.at(0).partitions.at(0).error_code, ErrorCode::none);
@@ -114,11 +119,13 @@ TEST_F(DescribeProducersTest, OpenTransactionOnTheOffsetsTopic) {
     const auto& p = resp.topics.at(0).partitions.at(0);
     ASSERT_EQ(p.error_code, ErrorCode::none);
     ASSERT_EQ(p.active_producers.size(), 1u);
-    EXPECT_EQ(p.active_producers[0].producer_id, 555);
-    EXPECT_EQ(p.active_producers[0].producer_epoch, 2);
+    EXPECT_EQ(p.active_producers[0].producer_id, init.producer_id);
+    EXPECT_EQ(p.active_producers[0].producer_epoch, init.producer_epoch);
     EXPECT_EQ(p.active_producers[0].current_txn_start_offset, txn_first);
 
-    ASSERT_EQ(broker().groups().complete_transaction(555, 2, 0, true), ErrorCode::none);
+    ASSERT_EQ(
+        broker().groups().complete_transaction(init.producer_id, init.producer_epoch, 0, true),
+        ErrorCode::none);
     resp = describe("__consumer_offsets", {0});
     const auto& after = resp.topics.at(0).partitions.at(0).active_producers.at(0);
     EXPECT_EQ(after.current_txn_start_offset, -1);

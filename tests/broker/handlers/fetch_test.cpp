@@ -300,8 +300,8 @@ TEST_F(FetchIsolationTest, ReadCommittedStopsAtTheLastStableOffset) {
 
 TEST_F(FetchIsolationTest, AbortedTransactionsAreListedForReadCommitted) {
     create_topic("t");
-    append_txn(7, 2);  // 0-1
-    append_txn(8, 2);  // 2-3
+    append_txn(7, 2);   // 0-1
+    append_txn(8, 2);   // 2-3
     end_txn(7, false);  // 4: abort of 7
     end_txn(8, true);   // 5: commit of 8
     auto p = fetch(0, 1);

@@ -3,7 +3,9 @@
 // complete_transaction) commits them, dropped when it aborts, UNSTABLE_OFFSET_COMMIT meanwhile
 // for a fetch with require_stable (v7, and per partition in v8+'s groups); per-partition errors
 // (unknown topic or partition, oversized metadata), group errors (generation, member), every
-// served version, and a pending commit that survives a broker restart.
+// served version, a pending commit that survives a broker restart, and the transaction
+// coordinator's check that the producer holds the transactional id and added the offsets
+// partition (AddOffsetsToTxn) to its ongoing transaction.
 #include <gtest/gtest.h>
 
 #include "broker/group/group_coordinator.h"
@@ -17,7 +19,6 @@ using protocol::OffsetFetchResponsePartition;
 using protocol::TxnOffsetCommitRequest;
 
 constexpr int16_t kTxnLatest = 4;
-constexpr int64_t kProducer = 4000;
 
 struct TxnCommit {
     std::string topic;
@@ -28,15 +29,27 @@ struct TxnCommit {
 
 class TxnOffsetCommitTest : public GroupHandlerTest {
   protected:
+    // InitProducerId for "tx" and AddOffsetsToTxn, as a client does before TxnOffsetCommit.
+    void begin() {
+        auto init = broker().transactions().init_producer_id("tx", 60000, -1, -1);
+        ASSERT_EQ(init.error, ErrorCode::none);
+        producer_ = init.producer_id;
+        epoch_ = init.producer_epoch;
+        ASSERT_EQ(broker().transactions().add_partitions("tx", producer_, epoch_,
+                                                         {{"__consumer_offsets", 0}}),
+                  ErrorCode::none);
+    }
     std::vector<ErrorCode> txn_commit(const std::string& group,
                                       const std::vector<TxnCommit>& commits,
                                       int16_t version = kTxnLatest, const Member& m = {"", -1},
-                                      int16_t epoch = 0) {
+                                      std::optional<int16_t> epoch = std::nullopt) {
+        if (producer_ < 0)
+            begin();
         TxnOffsetCommitRequest req;
         req.transactional_id = "tx";
         req.group_id = group;
-        req.producer_id = kProducer;
-        req.producer_epoch = epoch;
+        req.producer_id = producer_;
+        req.producer_epoch = epoch.value_or(epoch_);
         req.generation_id = m.generation;
         req.member_id = m.id;
         for (const auto& c : commits) {
@@ -74,9 +87,11 @@ class TxnOffsetCommitTest : public GroupHandlerTest {
         EXPECT_EQ(version >= 8 ? resp.groups.at(0).error_code : resp.error_code, ErrorCode::none);
         return topics.at(0).partitions.at(0);
     }
-    ErrorCode complete(bool commit, int16_t epoch = 0) {
-        return broker().groups().complete_transaction(kProducer, epoch, 0, commit);
+    ErrorCode complete(bool commit) {
+        return broker().groups().complete_transaction(producer_, epoch_, 0, commit);
     }
+    int64_t producer_ = -1;
+    int16_t epoch_ = -1;
 };
 
 TEST_F(TxnOffsetCommitTest, InvisibleUntilCommittedAndUnstableMeanwhile) {
@@ -172,13 +187,24 @@ TEST_F(TxnOffsetCommitTest, GroupErrorsApplyToEveryKnownPartition) {
     EXPECT_EQ(fetch("g", "t", 0, true).committed_offset, 7);
 }
 
-TEST_F(TxnOffsetCommitTest, StaleProducerEpochIsRefused) {
+TEST_F(TxnOffsetCommitTest, AFencedOrForeignProducerIsRefused) {
     create_topic("t");
-    ASSERT_EQ(txn_commit("g", {{"t", 0, 1}}, kTxnLatest, {"", -1}, 3),
-              std::vector<ErrorCode>{ErrorCode::none});
-    EXPECT_EQ(complete(true, 3), ErrorCode::none);
-    EXPECT_EQ(txn_commit("g", {{"t", 0, 2}}, kTxnLatest, {"", -1}, 2),
+    ASSERT_EQ(txn_commit("g", {{"t", 0, 1}}), std::vector<ErrorCode>{ErrorCode::none});
+    ASSERT_EQ(broker().transactions().end_transaction("tx", producer_, epoch_, true),
+              ErrorCode::none);
+    EXPECT_EQ(fetch("g", "t", 0, true).committed_offset, 1);
+    // The offsets partition is no longer in a transaction: INVALID_TXN_STATE until it is added.
+    EXPECT_EQ(txn_commit("g", {{"t", 0, 2}}), std::vector<ErrorCode>{ErrorCode::invalid_txn_state});
+    // A new incarnation of "tx" fences this one: its epoch is stale now.
+    const int16_t old_epoch = epoch_;
+    begin();
+    ASSERT_GT(epoch_, old_epoch);
+    EXPECT_EQ(txn_commit("g", {{"t", 0, 3}}, kTxnLatest, {"", -1}, old_epoch),
               std::vector<ErrorCode>{ErrorCode::invalid_producer_epoch});
+    // Another producer id under this transactional id.
+    producer_ += 1;
+    EXPECT_EQ(txn_commit("g", {{"t", 0, 4}}),
+              std::vector<ErrorCode>{ErrorCode::invalid_producer_id_mapping});
     EXPECT_EQ(fetch("g", "t", 0, true).committed_offset, 1);
 }
 
