@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Cost of transactions: the same librdkafka producer (idempotent, acks=all, 1 KiB values, one
-# partition) without and with a transaction around every 1,000 messages or 100 ms, whichever
-# comes first (bench_client txn-produce). The baseline flushes at the same points, so the
-# difference is the transaction itself: AddPartitionsToTxn, EndTxn, the coordinator's log writes
-# and the COMMIT marker. A fresh skiff and data directory per run, rounds A B A B ..., medians.
+# partition) without and with transactions (bench_client txn-produce), in two cadences: a
+# transaction every 100 ms, and one every 1,000 messages. The baseline flushes at the same
+# points, so the difference is the transaction itself: AddPartitionsToTxn before the first
+# batch, EndTxn after the last, the coordinator's log writes and the COMMIT marker. A fresh skiff
+# and data directory per run, rounds A B C D A B C D ..., medians.
 #
 #   tests/bench/transactions.sh [ROUNDS] [SECONDS]   (defaults: 5 rounds of 5 s)
 #
@@ -41,7 +42,9 @@ trap 'exit 130' INT TERM
 
 raw=$tmp/raw.txt
 : >"$raw"
+cadences=("100ms:--commit-ms 100 --commit-msgs 1000000000" "1000msgs:--commit-ms 1000000 --commit-msgs 1000")
 for r in $(seq "$rounds"); do
+  for cadence in "${cadences[@]}"; do
   for t in false true; do
     "$skiff_bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
       >"$tmp/skiff.log" 2>&1 &
@@ -49,9 +52,10 @@ for r in $(seq "$rounds"); do
     addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
     line=$(timeout 180 "$client" txn-produce --bootstrap "$addr" --broker-pid "$skiff_pid" \
       --topic "t-$t" --size 1024 --seconds "$seconds" --transactional "$t" \
-      --commit-ms 100 --commit-msgs 1000 | grep '^result ') || { log "transactional=$t failed"; exit 1; }
-    echo "round=$r ${line#result }" | tee -a "$raw"
+      ${cadence#*:} | grep '^result ') || { log "transactional=$t failed"; exit 1; }
+    echo "round=$r cadence=${cadence%%:*} ${line#result }" | tee -a "$raw"
     stop_skiff
+  done
   done
 done
 
@@ -59,13 +63,14 @@ done
 import re, statistics, sys
 rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
 med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
-base = [r for r in rows if r["transactional"] == "false"]
-txn = [r for r in rows if r["transactional"] == "true"]
-print("\n| producer | value MB/s | of baseline | commit (or flush) p50 ms | p99 ms |")
-print("|---|---|---|---|---|")
-for name, rs in (("idempotent, flush every 1,000 msgs / 100 ms", base),
-                 ("transactional, commit every 1,000 msgs / 100 ms", txn)):
-    print("| %s | %.0f | %.2fx | %.2f | %.2f |" % (name, med(rs, "mb_per_s"),
-          med(rs, "mb_per_s") / med(base, "mb_per_s"), med(rs, "commit_p50_us") / 1000,
-          med(rs, "commit_p99_us") / 1000))
+print("\n| cadence | producer | value MB/s | of baseline | commit (or flush) p50 ms | p99 ms |")
+print("|---|---|---|---|---|---|")
+for cadence in ("100ms", "1000msgs"):
+    base = [r for r in rows if r["cadence"] == cadence and r["transactional"] == "false"]
+    txn = [r for r in rows if r["cadence"] == cadence and r["transactional"] == "true"]
+    for name, rs in (("idempotent, flush", base), ("transactional, commit", txn)):
+        print("| %s | %s | %.0f | %.2fx | %.2f | %.2f |" % (
+            "every 100 ms" if cadence == "100ms" else "every 1,000 msgs", name, med(rs, "mb_per_s"),
+            med(rs, "mb_per_s") / med(base, "mb_per_s"), med(rs, "commit_p50_us") / 1000,
+            med(rs, "commit_p99_us") / 1000))
 PY
