@@ -8,6 +8,7 @@
 #include <set>
 
 #include "broker/group/offset_records.h"
+#include "broker/snapshot_log_sizing.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_builder.h"
 #include "protocol/record_iterator.h"
@@ -327,16 +328,7 @@ Expected<void, std::string> OffsetStore::snapshot_locked() {
     const int64_t snapshot_bytes = bytes_since_snapshot_ - before;
     bytes_since_snapshot_ = 0;
     ++snapshots_written_;
-    // Keep a snapshot well inside one segment (see the header), growing the segment with it.
-    const int64_t wanted = std::max(static_cast<int64_t>(base_.segment_bytes), 4 * snapshot_bytes);
-    if (wanted != segment_bytes_) {
-        segment_bytes_ = wanted;
-        auto config = base_;
-        config.segment_bytes = static_cast<uint64_t>(wanted);
-        config.retention_bytes = 2 * wanted;
-        config.retention_ms = -1;
-        log_.update_config(config);
-    }
+    fit_segments_to_snapshot(log_, base_, snapshot_bytes, segment_bytes_);
     return {};
 }
 
