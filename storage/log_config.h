@@ -37,6 +37,15 @@ struct LogConfig {
     int64_t retention_bytes = -1;      // -1 = unlimited
     int64_t flush_interval_messages = std::numeric_limits<int64_t>::max();
     int64_t flush_interval_ms = std::numeric_limits<int64_t>::max();
+    // cleanup.policy: "delete" (retention above), "compact" (the log cleaner keeps the last record
+    // of every key), or both. Kafka's defaults: delete only.
+    bool cleanup_delete = true;
+    bool cleanup_compact = false;
+    // Compaction knobs, Kafka's names and defaults (topic configs of the same name).
+    int64_t delete_retention_ms = 86400000;  // tombstones (and markers) after cleaning: 24 h
+    int64_t min_compaction_lag_ms = 0;
+    int64_t max_compaction_lag_ms = std::numeric_limits<int64_t>::max();
+    double min_cleanable_dirty_ratio = 0.5;
     // Tests only; null in production.
     std::shared_ptr<FaultInjector> fault_injector;
 };
