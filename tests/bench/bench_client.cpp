@@ -16,6 +16,8 @@
 //   bench_client txn-produce --bootstrap H:P --topic T --size BYTES --seconds S
 //                            --transactional true|false [--commit-ms 100] [--commit-msgs 1000]
 //                            [--broker-pid PID]
+//   Every workload also takes [--debug CONTEXTS]: librdkafka's debug log (e.g. eos,protocol) on
+//   stderr, to see where a workload's time goes.
 //
 // Each prints one machine-readable line "result key=value ..." on stdout. produce sends
 // round-robin over partitions 0..P-1 with --partitions P (default 1: partition 0 only, after one
@@ -108,6 +110,12 @@ rd_kafka_conf_t* make_conf(const Args& args) {
     set("bootstrap.servers", args.get("bootstrap"));
     set("client.id", "skiff-bench");
     set("log_level", "3");
+    // --debug CONTEXTS: librdkafka's own timestamped debug log on stderr (e.g. eos,protocol),
+    // to see where a workload's time goes between client and broker.
+    if (const std::string debug = args.get("debug", ""); !debug.empty()) {
+        set("debug", debug);
+        set("log_level", "7");
+    }
     return conf;
 }
 
