@@ -4,7 +4,9 @@
 # transaction every 100 ms, and one every 1,000 messages. The baseline flushes at the same
 # points, so the difference is the transaction itself: AddPartitionsToTxn before the first
 # batch, EndTxn after the last, the coordinator's log writes and the COMMIT marker. A fresh skiff
-# and data directory per run, rounds A B C D A B C D ..., medians.
+# and data directory per run, rounds A B C D A B C D ..., medians. The same runs against
+# librdkafka's in-memory mock broker (mock_peer, which writes no log and no markers) show what
+# the client's own transaction protocol costs, whatever the broker does.
 #
 #   tests/bench/transactions.sh [ROUNDS] [SECONDS]   (defaults: 5 rounds of 5 s)
 #
@@ -21,10 +23,11 @@ build=${BENCH_BUILD_DIR:-$root/build-bench}
 log() { printf '[transactions %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target skiff bench_client -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
+cmake --build "$build" --target skiff bench_client mock_peer -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
   || { tail -40 "$build/bench-build.log" >&2; exit 1; }
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
+peer=$build/tests/bench/mock_peer
 
 tmp=$(mktemp -d /tmp/skiff-transactions.XXXXXX)
 skiff_pid=''
@@ -43,18 +46,32 @@ trap 'exit 130' INT TERM
 raw=$tmp/raw.txt
 : >"$raw"
 cadences=("100ms:--commit-ms 100 --commit-msgs 1000000000" "1000msgs:--commit-ms 1000000 --commit-msgs 1000")
-for r in $(seq "$rounds"); do
-  for cadence in "${cadences[@]}"; do
-  for t in false true; do
+# start_broker skiff|peer: sets addr (and broker_pid) for one run; stop_skiff stops either.
+start_broker() {
+  if [ "$1" = skiff ]; then
     "$skiff_bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
       >"$tmp/skiff.log" 2>&1 &
     skiff_pid=$!
     addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
+  else
+    "$peer" t-false t-true >"$tmp/peer.out" 2>"$tmp/peer.err" &
+    skiff_pid=$!
+    for _ in $(seq 100); do [ -s "$tmp/peer.out" ] && break; sleep 0.1; done
+    addr=$(head -n1 "$tmp/peer.out")
+    [ -n "$addr" ] || { log "mock_peer did not start"; exit 1; }
+  fi
+}
+for r in $(seq "$rounds"); do
+  for broker in skiff peer; do
+  for cadence in "${cadences[@]}"; do
+  for t in false true; do
+    start_broker "$broker"
     line=$(timeout 180 "$client" txn-produce --bootstrap "$addr" --broker-pid "$skiff_pid" \
       --topic "t-$t" --size 1024 --seconds "$seconds" --transactional "$t" \
-      ${cadence#*:} | grep '^result ') || { log "transactional=$t failed"; exit 1; }
-    echo "round=$r cadence=${cadence%%:*} ${line#result }" | tee -a "$raw"
+      ${cadence#*:} | grep '^result ') || { log "$broker transactional=$t failed"; exit 1; }
+    echo "round=$r broker=$broker cadence=${cadence%%:*} ${line#result }" | tee -a "$raw"
     stop_skiff
+  done
   done
   done
 done
@@ -63,14 +80,17 @@ done
 import re, statistics, sys
 rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
 med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
-print("\n| cadence | producer | value MB/s | of baseline | commit (or flush) p50 ms | p99 ms |")
-print("|---|---|---|---|---|---|")
-for cadence in ("100ms", "1000msgs"):
-    base = [r for r in rows if r["cadence"] == cadence and r["transactional"] == "false"]
-    txn = [r for r in rows if r["cadence"] == cadence and r["transactional"] == "true"]
-    for name, rs in (("idempotent, flush", base), ("transactional, commit", txn)):
-        print("| %s | %s | %.0f | %.2fx | %.2f | %.2f |" % (
-            "every 100 ms" if cadence == "100ms" else "every 1,000 msgs", name, med(rs, "mb_per_s"),
-            med(rs, "mb_per_s") / med(base, "mb_per_s"), med(rs, "commit_p50_us") / 1000,
-            med(rs, "commit_p99_us") / 1000))
+print("\n| broker | cadence | producer | value MB/s | of baseline | commit (or flush) p50 ms | p99 ms |")
+print("|---|---|---|---|---|---|---|")
+for broker in ("skiff", "peer"):
+    for cadence in ("100ms", "1000msgs"):
+        pick = lambda t: [r for r in rows if r["broker"] == broker and r["cadence"] == cadence
+                          and r["transactional"] == t]
+        base, txn = pick("false"), pick("true")
+        for name, rs in (("idempotent, flush", base), ("transactional, commit", txn)):
+            print("| %s | %s | %s | %.0f | %.2fx | %.2f | %.2f |" % (
+                "skiff" if broker == "skiff" else "librdkafka mock",
+                "every 100 ms" if cadence == "100ms" else "every 1,000 msgs", name,
+                med(rs, "mb_per_s"), med(rs, "mb_per_s") / med(base, "mb_per_s"),
+                med(rs, "commit_p50_us") / 1000, med(rs, "commit_p99_us") / 1000))
 PY
