@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "protocol/compression/compression.h"
 #include "protocol/crc32c.h"
@@ -605,6 +606,66 @@ TEST(Cleaner, ACrashAtEverySwapStepLeavesTheOldOrTheCleanedLogNeverAMix) {
             EXPECT_EQ(read_all(*log), cleaned);
         }
     }
+}
+
+TEST(Cleaner, RunsAlongsideAppendsAndReaders) {
+    TempDir dir;
+    auto log = open_log(dir.path(), compact_config());
+    fill_keys(*log);
+    roll_active(*log);
+    std::atomic<bool> done{false};
+    std::atomic<int> read_errors{0}, reads{0};
+    std::thread appender([&] {
+        for (int i = 0; i < 150; ++i)
+            put(*log, "key-" + std::to_string(i % 10), "late-" + std::to_string(i), 1500);
+    });
+    std::thread reader([&] {
+        while (!done.load()) {
+            auto r = log->read(0, 1 << 20, true);
+            if (!r) {
+                ++read_errors;
+                continue;
+            }
+            int64_t previous = -1;
+            for (const auto& slice : r->slices) {
+                auto bytes = test::read_slice(slice);
+                auto summaries = protocol::validate_batches(bytes);
+                if (!summaries) {
+                    ++read_errors;
+                    break;
+                }
+                for (size_t at = 0; at < bytes.size();) {
+                    auto h =
+                        protocol::read_batch_header(std::span<const std::byte>(bytes).subspan(at));
+                    if (h.base_offset <= previous)
+                        ++read_errors;
+                    previous = h.last_offset();
+                    at += h.size_bytes();
+                }
+            }
+            ++reads;
+        }
+    });
+    int64_t checkpoint = 0;
+    for (int pass = 0; pass < 8; ++pass) {
+        auto r = clean_log(*log, checkpoint, CleanerConfig{}, test::fixed_now());
+        ASSERT_TRUE(r) << r.error().message;
+        checkpoint = r->first_dirty_offset_after;
+    }
+    appender.join();
+    done = true;
+    reader.join();
+    EXPECT_EQ(read_errors.load(), 0);
+    EXPECT_GT(reads.load(), 0);
+    // A last pass over everything sealed: every key's last value below the active segment.
+    roll_active(*log);
+    const auto before = read_all(*log);
+    const int64_t end = log->segments()->active()->base_offset();
+    ASSERT_TRUE(clean_log(*log, 0, CleanerConfig{}, test::fixed_now()));
+    EXPECT_EQ(read_all(*log), expected_after(before, end, false));
+    ASSERT_TRUE(log->close());
+    log = open_log(dir.path(), compact_config(), false);
+    EXPECT_EQ(read_all(*log).size(), expected_after(before, end, false).size());
 }
 
 TEST(Cleaner, StopRemovesTheCleanedFiles) {
