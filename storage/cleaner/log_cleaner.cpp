@@ -652,11 +652,11 @@ Expected<CleanResult, StorageError> clean_log(PartitionLog& log, int64_t first_d
     Section s = cleanable_section(log, first_dirty_offset, now_ms);
     const SegmentSet& set = *s.set;
     pass.result.first_dirty_offset_after = s.first_dirty;
-    OffsetMap map(static_cast<int64_t>(static_cast<double>(cfg.dedupe_buffer_bytes)),
-                  cfg.io_buffer_load_factor);
-    pass.result.map_capacity = static_cast<int64_t>(map.capacity());
     if (s.first_dirty_segment >= s.end_segment)
-        return pass.result;  // nothing dirty and cleanable
+        return pass.result;  // nothing dirty and cleanable (and no map allocated)
+    // Kafka's sizing: dedupe_buffer_bytes of slots, filled to io_buffer_load_factor of them.
+    OffsetMap map(cfg.dedupe_buffer_bytes, cfg.io_buffer_load_factor);
+    pass.result.map_capacity = static_cast<int64_t>(map.capacity());
     pass.aborted = aborted_ranges(set);
 
     // The map over the dirty section, whole segments while they fit.

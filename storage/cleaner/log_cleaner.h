@@ -81,9 +81,10 @@ struct CleanResult {
 // rewrites [log start, that point) segment group by segment group through .cleaned -> .swap ->
 // final renames. Thread-safe against concurrent appends, reads, retention and flushes. Nothing
 // cleanable: the result says so (first_dirty_offset_after == the first dirty offset, no segment
-// rewritten). `stop` set: the pass ends at the next batch, its .cleaned files removed, with an
-// io_error "stopped"; groups already swapped stay swapped. A dedupe buffer too small for one
-// segment's keys is invalid_argument.
+// rewritten, map_capacity 0: the map is only allocated when there is work). The map's memory is
+// allocated per pass (dedupe_buffer_bytes, zero-filled). `stop` set: the pass ends at the next
+// batch, its .cleaned files removed, with an io_error "stopped"; groups already swapped stay
+// swapped. A dedupe buffer too small for one segment's keys is invalid_argument.
 Expected<CleanResult, StorageError> clean_log(PartitionLog& log, int64_t first_dirty_offset,
                                               const CleanerConfig& cfg, int64_t now_ms,
                                               std::atomic<bool>* stop = nullptr);
