@@ -1,8 +1,10 @@
 // `skiff dump-log [--verify] PATH...`: prints what .log, .index and .timeindex files hold, in
 // the spirit of Kafka's kafka-dump-log tool, and with --verify checks them:
-//   .log        every batch sound (framing, magic 2, CRC-32C), offsets contiguous from the
-//               file's base offset, nothing after the last batch
-//   directory   offsets contiguous across segments; partition.metadata (the topic id) parses
+//   .log        every batch sound (framing, magic 2, CRC-32C), offsets strictly increasing from
+//               the file's base offset (gaps are allowed: the log cleaner leaves them), nothing
+//               after the last batch
+//   directory   offsets strictly increasing across segments (a segment starts at or after the
+//               end of the one before); partition.metadata (the topic id) parses
 //   .index      entries strictly increasing, each on a batch boundary of the matching .log
 //               whose offsets contain the entry's offset
 //   .timeindex  timestamps strictly increasing, offsets non-decreasing and inside the segment
@@ -129,10 +131,10 @@ struct Dumper {
                               << " endTxnMarker: " << control_type_name(record->type)
                               << " coordinatorEpoch: " << record->coordinator_epoch << "\n";
             }
-            if (expected && h.base_offset != *expected)
+            if (expected && h.base_offset < *expected)
                 problem(path, "batch at position " + std::to_string(position) +
                                   " has base offset " + std::to_string(h.base_offset) +
-                                  ", expected " + std::to_string(*expected));
+                                  ", expected " + std::to_string(*expected) + " or more");
             expected = h.last_offset() + 1;
             batches[position] =
                 BatchSpan{h.base_offset, h.last_offset(), h.producer_id, control_type};
@@ -344,7 +346,7 @@ struct Dumper {
         for (const auto& file : files) {
             if (verify && file.filename().string().ends_with(kLogSuffix)) {
                 auto base = parse_segment_file_name(file.filename().string(), kLogSuffix);
-                if (base && expected_base && *base != *expected_base)
+                if (base && expected_base && *base < *expected_base)
                     problem(file, "segment starts at " + std::to_string(*base) +
                                       " but the previous one ends before " +
                                       std::to_string(*expected_base));

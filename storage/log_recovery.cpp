@@ -1,8 +1,10 @@
 #include "storage/log_recovery.h"
 
 #include <algorithm>
+#include <fstream>
 #include <system_error>
 
+#include "storage/log_file.h"
 #include "storage/segment_names.h"
 #include "storage/transaction_index.h"
 
@@ -13,10 +15,77 @@ namespace fs = std::filesystem;
 namespace {
 
 bool is_stray_suffix(const std::string& name) {
-    for (const char* suffix : {".tmp", ".cleaned", ".deleted", ".swap"})
+    for (const char* suffix : {".tmp", ".cleaned", ".deleted", ".range"})
         if (name.ends_with(suffix))
             return true;
     return false;
+}
+
+constexpr std::string_view kSwapSuffix = ".swap";
+
+// The last offset of the whole batches of a .log.swap file (-1 if it has none).
+int64_t last_offset_of(const fs::path& path) {
+    auto file = LogFile::open_read_only(path);
+    if (!file)
+        return -1;
+    auto size = (*file)->size();
+    if (!size)
+        return -1;
+    BatchScanner scanner(**file, 0, *size);
+    int64_t last = -1;
+    for (;;) {
+        auto step = scanner.next(false);
+        if (!step || !step->batch)
+            return last;
+        last = step->batch->header.last_offset();
+    }
+}
+
+// Kafka's LogLoader for the log cleaner's swap files (storage/cleaner/log_cleaner.h): a
+// <base>.log.swap is a cleaned segment that was complete on disk before any old file was
+// touched, so the swap is completed: every segment whose base offset lies in the swap
+// segment's range is removed (the old files it replaces) and the .swap files take their final
+// names. The range is [base, last offset of the swap file], extended to the offset recorded in
+// <base>.range.swap when the cleaner wrote one (Kafka reads only the swap file, which misses old
+// segments whose records were all removed). Index .swap files without their .log.swap belong to a
+// swap that never reached that point: they go, and the old segment stays.
+void complete_swaps(const fs::path& dir, const std::vector<fs::path>& swaps,
+                    std::vector<std::string>& problems) {
+    std::error_code ec;
+    std::vector<int64_t> swap_bases;
+    for (const auto& path : swaps)
+        if (auto base = parse_segment_file_name(path.stem().string(), kLogSuffix))
+            swap_bases.push_back(*base);
+    std::vector<int64_t> log_bases;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (auto base = parse_segment_file_name(entry.path().filename().string(), kLogSuffix))
+            log_bases.push_back(*base);
+    for (int64_t base : swap_bases) {
+        const fs::path swap_log = dir / (segment_file_name(base, kLogSuffix) + ".swap");
+        int64_t last = std::max(last_offset_of(swap_log), base);
+        // The cleaner's record of where the replaced segments ended (the cleaned batches may
+        // stop earlier: the records at the end of the last old segment may all be gone).
+        const fs::path range = dir / (segment_file_name(base, kRangeSuffix) + ".swap");
+        if (std::ifstream in(range); in) {
+            int64_t end = 0;
+            if (in >> end && end > last)
+                last = end - 1;
+        }
+        fs::remove(range, ec);
+        for (int64_t old : log_bases)
+            if (old >= base && old <= last)
+                for (auto suffix : {kLogSuffix, kIndexSuffix, kTimeIndexSuffix, kTxnIndexSuffix})
+                    fs::remove(dir / segment_file_name(old, suffix), ec);
+        // Indexes first, the .log last: as on the cleaner's side, the .log names the swap.
+        for (auto suffix : {kIndexSuffix, kTimeIndexSuffix, kTxnIndexSuffix, kLogSuffix}) {
+            const fs::path from = dir / (segment_file_name(base, suffix) + ".swap");
+            if (fs::exists(from, ec))
+                fs::rename(from, dir / segment_file_name(base, suffix), ec);
+        }
+        problems.push_back("completed the cleaner's swap of segment " + std::to_string(base) +
+                           " (replacing the segments in [" + std::to_string(base) + ", " +
+                           std::to_string(last) + "])");
+    }
 }
 
 void remove_segment_files(const fs::path& dir, int64_t base) {
@@ -38,6 +107,37 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
         return unexpected(
             StorageError{StorageErrc::io_error, "create " + dir.string() + ": " + ec.message()});
     LoadedLog loaded;
+    // First the cleaner's leftovers: .cleaned and .deleted files go, .swap files complete.
+    std::vector<fs::path> swaps;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        std::string name = entry.path().filename().string();
+        if (name.ends_with(kSwapSuffix))
+            swaps.push_back(entry.path());
+    }
+    if (!swaps.empty()) {
+        // Remove .cleaned/.deleted before completing (a .deleted old file is already gone).
+        for (const auto& entry : fs::directory_iterator(dir, ec)) {
+            std::string name = entry.path().filename().string();
+            if (name.ends_with(".cleaned") || name.ends_with(".deleted")) {
+                fs::remove(entry.path(), ec);
+                loaded.problems.push_back("removed stray file " + name);
+            }
+        }
+        // .log.swap files first in the list: their index .swap files are renamed with them.
+        std::stable_partition(swaps.begin(), swaps.end(),
+                              [](const fs::path& p) { return p.stem().extension() == kLogSuffix; });
+        std::vector<fs::path> logs;
+        for (const auto& p : swaps)
+            if (p.stem().extension() == kLogSuffix)
+                logs.push_back(p);
+        complete_swaps(dir, logs, loaded.problems);
+        for (const auto& p : swaps) {
+            if (fs::exists(p, ec)) {
+                fs::remove(p, ec);
+                loaded.problems.push_back("removed stray file " + p.filename().string());
+            }
+        }
+    }
     std::vector<int64_t> bases;
     std::vector<std::pair<int64_t, fs::path>> indexes;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {

@@ -1,10 +1,14 @@
 // Loading a partition directory at open (Kafka's LogLoader).
 //
-// 1. Stray files are removed: *.tmp, *.cleaned, *.deleted, *.swap, and .index/.timeindex files
+// 1. The log cleaner's interrupted swaps (storage/cleaner/log_cleaner.h) are finished as Kafka's
+//    LogLoader does: *.cleaned and *.deleted files are removed; a <base>.log.swap completes (the
+//    old segments in its range removed, its .swap files renamed to their final names); other
+//    .swap files are removed. Then stray files are removed: *.tmp, and .index/.timeindex files
 //    without their .log.
 // 2. Every <base>.log becomes a segment, the last one active.
 // 3. After an unclean shutdown, every segment from the one holding the recovery point on is
-//    recovered: each batch validated (length, magic 2, CRC-32C, contiguous offsets), the .log
+//    recovered: each batch validated (length, magic 2, CRC-32C, offsets strictly increasing:
+//    the log cleaner leaves gaps), the .log
 //    truncated at the first bad batch, indexes rebuilt. If a segment was truncated, every later
 //    segment is deleted. Sealed segments before that one (all of them after a clean shutdown)
 //    are trusted, as Kafka trusts them: flushed before the recovery point moved past them, they

@@ -280,6 +280,20 @@ Expected<std::shared_ptr<LogFile>, StorageError> LogSegment::file() const {
     return std::move(*opened);
 }
 
+Expected<void, StorageError> LogSegment::pin_files() {
+    auto log = file();
+    if (!log)
+        return unexpected(log.error());
+    (void)txn_index_.entries();  // cached from now on
+    std::lock_guard lock(file_mutex_);
+    if (!log_) {
+        if (auto open = sealed_file_.lock())
+            OpenSegmentFiles::global().forget(open.get());
+        log_ = std::move(*log);
+    }
+    return {};
+}
+
 LogSegment::~LogSegment() {
     if (auto open = sealed_file_.lock())
         OpenSegmentFiles::global().forget(open.get());

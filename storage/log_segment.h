@@ -121,6 +121,13 @@ class LogSegment {
     // the offset is then below the log start.
     void delete_files();
 
+    // For the log cleaner's swap, before this segment's files are renamed away and a cleaned
+    // segment takes its name: opens the .log (if it is not open) and keeps it open for the life
+    // of this object, and loads the .txnindex entries, so that readers still holding this segment
+    // keep reading its own (soon unlinked) files and never reopen a path that now names another
+    // file. The indexes are mapped and need nothing.
+    Expected<void, StorageError> pin_files();
+
     // The open .log: the active segment's own, or a sealed segment's, opened if needed.
     Expected<std::shared_ptr<LogFile>, StorageError> file() const;
     const std::filesystem::path& log_path() const { return log_path_; }

@@ -413,6 +413,38 @@ void PartitionLog::update_config(LogConfig config) {
     config_ = std::move(config);
 }
 
+LogConfig PartitionLog::config() const {
+    std::lock_guard lock(append_mutex_);
+    return config_;
+}
+
+std::shared_ptr<const SegmentSet> PartitionLog::segments() const {
+    return snapshot().segments;
+}
+
+Expected<void, StorageError> PartitionLog::replace_segments(
+    std::span<const std::shared_ptr<LogSegment>> old,
+    const std::function<Expected<std::shared_ptr<LogSegment>, StorageError>()>& install) {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return unexpected(StorageError{StorageErrc::not_found, dir_.string() + " is closed"});
+    auto current = snapshot().segments;
+    const auto& list = current->segments();
+    auto first = old.empty() ? list.end() : std::find(list.begin(), list.end(), old.front());
+    if (first == list.end() || static_cast<size_t>(list.end() - first) <= old.size() ||
+        !std::equal(old.begin(), old.end(), first))
+        return unexpected(StorageError{
+            StorageErrc::not_found, "the segments to replace are no longer in " + dir_.string()});
+    auto installed = install();
+    if (!installed)
+        return unexpected(installed.error());
+    std::vector<std::shared_ptr<LogSegment>> next(list.begin(), first);
+    next.push_back(std::move(*installed));
+    next.insert(next.end(), first + static_cast<ptrdiff_t>(old.size()), list.end());
+    publish(std::make_shared<const SegmentSet>(std::move(next)));
+    return {};
+}
+
 ProducerState::Entries PartitionLog::producer_entries() const {
     std::lock_guard lock(append_mutex_);
     return producers_.entries();

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -167,6 +168,19 @@ class PartitionLog {
     Expected<void, StorageError> close();
     const std::filesystem::path& dir() const { return dir_; }
     void update_config(LogConfig config);
+    LogConfig config() const;  // a copy
+    // The current segments, oldest first (the log cleaner, tools): a snapshot that stays valid
+    // however the log changes afterwards.
+    std::shared_ptr<const SegmentSet> segments() const;
+    // The log cleaner's swap (storage/cleaner/log_cleaner.h), under the append lock: checks that
+    // `old` (non-empty) are still consecutive sealed segments of the log, runs `install` (which
+    // renames the files on disk and opens the segment replacing them) and publishes the segment
+    // list with `old` replaced by the one segment `install` returns. Readers holding an older
+    // snapshot keep reading `old`. not_found if `old` is gone (retention or DeleteRecords
+    // removed some meanwhile, or the log is closed): nothing was changed then.
+    Expected<void, StorageError> replace_segments(
+        std::span<const std::shared_ptr<LogSegment>> old,
+        const std::function<Expected<std::shared_ptr<LogSegment>, StorageError>()>& install);
     // A copy of the idempotent-producer state (tests, tools).
     ProducerState::Entries producer_entries() const;
 

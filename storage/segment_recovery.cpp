@@ -133,10 +133,11 @@ Expected<std::string, StorageError> LogSegment::recover(const fs::path& dir,
         auto step = scanner.next(true);
         if (!step)
             return unexpected(step.error());
-        if (step->batch && step->batch->header.base_offset != expected)
+        // Offsets strictly increase; a compacted segment has gaps (Kafka's rule too).
+        if (step->batch && step->batch->header.base_offset < expected)
             step->problem = "batch at " + std::to_string(position) + " has base offset " +
                             std::to_string(step->batch->header.base_offset) + ", expected " +
-                            std::to_string(expected);
+                            std::to_string(expected) + " or more";
         if (!step->problem.empty()) {
             problem = log_path_.string() + " at position " + std::to_string(position) + ": " +
                       step->problem;
