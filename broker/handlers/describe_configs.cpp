@@ -52,10 +52,10 @@ int8_t setting_type(const config::SettingDescriptor& setting) {
             else if constexpr (std::is_same_v<
                                    M, std::vector<config::Listener> config::BrokerConfig::*>)
                 type = T::list;
-            else if (setting.key == "log.cleanup.policy")
-                type = T::list;
         },
         setting.member);
+    if (setting.key == "log.cleanup.policy")  // a string member holding Kafka's list syntax
+        type = T::list;
     return static_cast<int8_t>(type);
 }
 

@@ -6,6 +6,8 @@
 // topic (INVALID_RECORD), compressed batches included, without touching other partitions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "broker/topic_config.h"
 #include "handler_fixture.h"
 #include "protocol/alter_configs.h"
@@ -183,6 +185,30 @@ TEST_F(CompactionConfigTest, BrokerSettingsAreTheTopicDefaults) {
     auto ratio = describe("t", "min.cleanable.dirty.ratio");
     EXPECT_EQ(ratio.value, "0.75");
     EXPECT_EQ(ratio.synonyms.at(0).name, "log.cleaner.min.cleanable.ratio");
+
+    // The broker resource: Kafka's types for the list and the doubles.
+    protocol::DescribeConfigsRequest req;
+    req.resources.push_back(
+        {protocol::kResourceTypeBroker, "1",
+         std::vector<std::string>{"log.cleanup.policy", "log.cleaner.min.cleanable.ratio",
+                                  "log.cleaner.io.max.bytes.per.second"}});
+    auto resp = run(handle_describe_configs, req, 4);
+    const auto& configs = resp.results.at(0).configs;
+    ASSERT_EQ(configs.size(), 3u);
+    for (const auto& c : configs) {
+        if (c.name == "log.cleanup.policy") {
+            EXPECT_EQ(c.value, "compact,delete");
+            EXPECT_EQ(c.config_type, static_cast<int8_t>(protocol::ConfigType::list));
+        } else {
+            EXPECT_EQ(c.config_type, static_cast<int8_t>(protocol::ConfigType::double_type))
+                << c.name;
+        }
+    }
+    auto rate = std::find_if(configs.begin(), configs.end(), [](const auto& c) {
+        return c.name == "log.cleaner.io.max.bytes.per.second";
+    });
+    ASSERT_NE(rate, configs.end());
+    EXPECT_EQ(rate->value, "1.7976931348623157E308");
 }
 
 // ---- CreateTopics / AlterConfigs / IncrementalAlterConfigs / DescribeConfigs -----------------
