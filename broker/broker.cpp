@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "config/settings.h"
+
 namespace skiff::broker {
 
 storage::LogConfig log_config_from(const config::BrokerConfig& c) {
@@ -15,6 +17,15 @@ storage::LogConfig log_config_from(const config::BrokerConfig& c) {
     l.retention_bytes = c.log_retention_bytes;
     l.flush_interval_messages = c.log_flush_interval_messages;
     l.flush_interval_ms = c.log_flush_interval_ms;
+    // The load validated log.cleanup.policy; a broken value cannot get here.
+    if (auto policy = config::parse_cleanup_policy(c.log_cleanup_policy)) {
+        l.cleanup_delete = policy->delete_;
+        l.cleanup_compact = policy->compact;
+    }
+    l.delete_retention_ms = c.log_cleaner_delete_retention_ms;
+    l.min_cleanable_dirty_ratio = c.log_cleaner_min_cleanable_ratio;
+    l.min_compaction_lag_ms = c.log_cleaner_min_compaction_lag_ms;
+    l.max_compaction_lag_ms = c.log_cleaner_max_compaction_lag_ms;
     return l;
 }
 
@@ -46,6 +57,9 @@ void Broker::open_groups() {
         throw std::runtime_error(std::string("cannot open the internal topic ") +
                                  group::kOffsetsTopic + ": " + created.message);
     auto base = log_config_from(config_);
+    // Bounded by snapshots and its own retention, never compacted, whatever log.cleanup.policy.
+    base.cleanup_delete = true;
+    base.cleanup_compact = false;
     constexpr uint64_t kOffsetsSegmentBytes = 8 << 20;
     base.segment_bytes = std::min(base.segment_bytes, kOffsetsSegmentBytes);
     auto store = group::OffsetStore::open(*log, base);
@@ -68,6 +82,9 @@ void Broker::open_transactions() {
         throw std::runtime_error(std::string("cannot open the internal topic ") +
                                  txn::kTransactionStateTopic + ": " + created.message);
     auto base = log_config_from(config_);
+    // Bounded by snapshots and its own retention, never compacted, whatever log.cleanup.policy.
+    base.cleanup_delete = true;
+    base.cleanup_compact = false;
     base.segment_bytes = static_cast<uint64_t>(config_.transaction_state_log_segment_bytes);
     txn::TxnCoordinatorConfig tc;
     tc.max_timeout_ms = config_.transaction_max_timeout_ms;

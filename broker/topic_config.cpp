@@ -20,15 +20,23 @@ struct KeyRule {
     int64_t min = 0;  // integer keys; cleanup.policy has its own check
     int64_t max = std::numeric_limits<int64_t>::max();
     bool minus_one_is_unlimited = false;
-    bool integer = true;
+    bool integer = true;  // else a string (or double) checked by `check`
     // String keys: why a value is refused (the "expected ..." clause), or nullopt.
     std::optional<std::string> (*check)(std::string_view) = nullptr;
 };
 
 std::optional<std::string> check_cleanup_policy(std::string_view value) {
-    if (value == "delete")
+    if (config::parse_cleanup_policy(value))
         return std::nullopt;
-    return "skiff supports only delete";
+    return std::string(config::kCleanupPolicyExpected);
+}
+
+// A double, Kafka's Range.between(0, 1).
+std::optional<std::string> check_ratio(std::string_view value) {
+    auto v = config::parse_double(value);
+    if (v && *v >= 0.0 && *v <= 1.0)
+        return std::nullopt;
+    return "expected a number between 0 and 1";
 }
 
 std::optional<std::string> check_compression_type(std::string_view value) {
@@ -50,12 +58,11 @@ const std::vector<KeyRule>& rules() {
     static const std::vector<KeyRule> kRules = {
         {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
         {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
-        // No effect while skiff only deletes (as in Kafka with cleanup.policy=delete); accepted
-        // because tools create topics with it (librdkafka's 0081_admin does).
         {{"delete.retention.ms", "log.cleaner.delete.retention.ms"}, 0},
         {{"flush.messages", "log.flush.interval.messages"}, 1},
         {{"flush.ms", "log.flush.interval.ms"}, 0},
         {{"index.interval.bytes", "log.index.interval.bytes"}, 0, INT32_MAX},
+        {{"max.compaction.lag.ms", "log.cleaner.max.compaction.lag.ms"}, 1},
         {{"max.message.bytes", "message.max.bytes"}, 0, INT32_MAX},
         {{"message.format.version", "log.message.format.version",
           "[DEPRECATED] Accepted and ignored, as by Kafka 3.x: batches are always stored as "
@@ -65,6 +72,13 @@ const std::vector<KeyRule>& rules() {
          false,
          false,
          check_message_format_version},
+        {{"min.cleanable.dirty.ratio", "log.cleaner.min.cleanable.ratio"},
+         0,
+         0,
+         false,
+         false,
+         check_ratio},
+        {{"min.compaction.lag.ms", "log.cleaner.min.compaction.lag.ms"}, 0},
         {{"retention.bytes", "log.retention.bytes"}, -1, INT64_MAX, true},
         {{"retention.ms", "log.retention.ms"}, -1, INT64_MAX, true},
         {{"segment.bytes", "log.segment.bytes"}, 14, INT32_MAX},
@@ -106,12 +120,15 @@ const std::vector<TopicConfigKey>& topic_config_keys() {
 }
 
 int8_t topic_config_type(std::string_view name) {
-    constexpr int8_t kString = 2, kInt = 3, kLong = 5, kList = 7;  // Kafka's ConfigType
+    constexpr int8_t kString = 2, kInt = 3, kLong = 5, kDouble = 6, kList = 7;  // ConfigType
     const KeyRule* rule = find_rule(name);
     if (!rule)
         return 0;
-    if (!rule->integer)
-        return name == "cleanup.policy" ? kList : kString;
+    if (!rule->integer) {
+        if (name == "cleanup.policy")
+            return kList;
+        return rule->check == check_ratio ? kDouble : kString;
+    }
     return rule->max <= INT32_MAX ? kInt : kLong;
 }
 
@@ -137,9 +154,21 @@ std::optional<std::string> invalid_topic_config(std::string_view name, std::stri
 
 storage::LogConfig apply_overrides(storage::LogConfig c, const TopicOverrides& overrides) {
     for (const auto& [name, value] : overrides) {
+        if (name == "cleanup.policy") {
+            if (auto policy = config::parse_cleanup_policy(value)) {
+                c.cleanup_delete = policy->delete_;
+                c.cleanup_compact = policy->compact;
+            }
+            continue;
+        }
+        if (name == "min.cleanable.dirty.ratio") {
+            if (auto ratio = config::parse_double(value))
+                c.min_cleanable_dirty_ratio = *ratio;
+            continue;
+        }
         auto v = parse_int(value);
         if (!v)
-            continue;  // string keys: read by the broker (compression.type) or ignored
+            continue;  // other string keys: read by the broker (compression.type) or ignored
         if (name == "segment.bytes")
             c.segment_bytes = static_cast<uint64_t>(*v);
         else if (name == "segment.ms")
@@ -156,9 +185,24 @@ storage::LogConfig apply_overrides(storage::LogConfig c, const TopicOverrides& o
             c.flush_interval_messages = *v;
         else if (name == "flush.ms")
             c.flush_interval_ms = *v;
+        else if (name == "delete.retention.ms")
+            c.delete_retention_ms = *v;
+        else if (name == "min.compaction.lag.ms")
+            c.min_compaction_lag_ms = *v;
+        else if (name == "max.compaction.lag.ms")
+            c.max_compaction_lag_ms = *v;
         // max.message.bytes is checked by the produce handler, not by storage.
     }
     return c;
+}
+
+std::optional<std::string> conflicting_topic_configs(const storage::LogConfig& effective) {
+    if (effective.min_compaction_lag_ms > effective.max_compaction_lag_ms)
+        return "conflicting topic configs: min.compaction.lag.ms (" +
+               std::to_string(effective.min_compaction_lag_ms) +
+               ") is greater than max.compaction.lag.ms (" +
+               std::to_string(effective.max_compaction_lag_ms) + ")";
+    return std::nullopt;
 }
 
 BrokerDefault broker_default(const TopicConfigKey& key, const config::BrokerConfig& config) {
@@ -167,8 +211,6 @@ BrokerDefault broker_default(const TopicConfigKey& key, const config::BrokerConf
         return {};
     std::string value = config::render_setting(*found->setting, config);
     std::string builtin = config::render_setting(*found->setting, config::BrokerConfig{});
-    if (key.name == "cleanup.policy")
-        value = builtin = "delete";
     return {value, value != builtin};
 }
 

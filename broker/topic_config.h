@@ -44,7 +44,13 @@ int8_t topic_config_type(std::string_view name);
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value);
 
 // Broker defaults with the topic's overrides applied (overrides must be valid).
+// cleanup.policy sets cleanup_delete / cleanup_compact; the compaction keys set their fields.
 storage::LogConfig apply_overrides(storage::LogConfig defaults, const TopicOverrides& overrides);
+
+// Why an effective topic configuration (overrides applied to the broker defaults) is refused
+// although each key is valid on its own (Kafka: min.compaction.lag.ms > max.compaction.lag.ms),
+// or nullopt.
+std::optional<std::string> conflicting_topic_configs(const storage::LogConfig& effective);
 
 // The broker-level value of a topic key, as DescribeConfigs shows it, and whether it differs
 // from the built-in default (then its source is the static broker config).

@@ -155,6 +155,8 @@ TopicRegistry::CreateResult TopicRegistry::create(const std::string& topic, int3
     for (const auto& [name, value] : overrides)
         if (auto reason = invalid_topic_config(name, value))
             return {ErrorCode::invalid_config, 0, *reason};
+    if (auto reason = conflicting_topic_configs(apply_overrides(logs_.defaults(), overrides)))
+        return {ErrorCode::invalid_config, 0, *reason};
     std::lock_guard lock(mutex_);
     if (topics_.count(topic))
         return {ErrorCode::topic_already_exists, 0, "topic '" + topic + "' already exists"};
@@ -241,6 +243,8 @@ TopicRegistry::CreateResult TopicRegistry::set_overrides(const std::string& topi
     for (const auto& [name, value] : overrides)
         if (auto reason = invalid_topic_config(name, value))
             return {ErrorCode::invalid_config, 0, *reason};
+    if (auto reason = conflicting_topic_configs(apply_overrides(logs_.defaults(), overrides)))
+        return {ErrorCode::invalid_config, 0, *reason};
     if (validate_only)
         return {ErrorCode::none, it->second.partition_count, {}};
     if (overrides.empty()) {
@@ -268,6 +272,18 @@ std::optional<int64_t> TopicRegistry::max_message_bytes(const std::string& topic
     const std::string& text = found->second;
     std::from_chars(text.data(), text.data() + text.size(), v);
     return v;
+}
+
+std::optional<std::string> TopicRegistry::cleanup_policy(const std::string& topic) const {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return std::nullopt;
+    static const std::string kKey = "cleanup.policy";  // looked up on every produce
+    auto found = it->second.overrides.find(kKey);
+    if (found == it->second.overrides.end())
+        return std::nullopt;
+    return found->second;  // a short string: no allocation
 }
 
 std::optional<std::string> TopicRegistry::compression_type(const std::string& topic) const {

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,8 +55,6 @@ struct BrokerConfig {
     std::string compression_type = "producer";
     // Accepted for compatibility and ignored: batches are always record batch v2.
     std::string log_message_format_version = "3.0-IV1";
-    // Compaction only (tombstone lifetime); skiff does not compact yet, so nothing reads it.
-    int64_t log_cleaner_delete_retention_ms = 86400000;
     int32_t socket_request_max_bytes = 104857600;
     // Kafka's default is -1 (unlimited). 256 MiB keeps a laptop or a small container safe from a
     // burst of large produce requests (each buffered in full before it is handled) while still
@@ -75,6 +74,21 @@ struct BrokerConfig {
     int64_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
     int64_t transaction_remove_expired_transaction_cleanup_interval_ms = 3600000;
     int32_t transaction_state_log_segment_bytes = 104857600;
+    // Log compaction (Kafka's names and defaults). The topic-level defaults: log.cleanup.policy
+    // (cleanup.policy), delete.retention.ms, min.cleanable.dirty.ratio, min/max.compaction.lag.ms.
+    std::string log_cleanup_policy = "delete";
+    int64_t log_cleaner_delete_retention_ms = 86400000;
+    double log_cleaner_min_cleanable_ratio = 0.5;
+    int64_t log_cleaner_min_compaction_lag_ms = 0;
+    int64_t log_cleaner_max_compaction_lag_ms = INT64_MAX;
+    // The cleaner itself (global, not per topic).
+    bool log_cleaner_enable = true;
+    int32_t log_cleaner_threads = 1;                     // 0: no cleaning
+    int64_t log_cleaner_dedupe_buffer_size = 134217728;  // shared by all cleaner threads
+    int32_t log_cleaner_io_buffer_size = 524288;         // shared by all cleaner threads
+    double log_cleaner_io_buffer_load_factor = 0.9;      // fill of the dedupe map
+    double log_cleaner_io_max_bytes_per_second = std::numeric_limits<double>::max();
+    int64_t log_cleaner_backoff_ms = 15000;  // sleep when no log needs cleaning
 
     bool operator==(const BrokerConfig&) const = default;
 };

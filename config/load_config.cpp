@@ -34,6 +34,45 @@ ConfigError invalid_value(const RawSetting& raw, std::string_view allowed) {
     return ConfigError{raw.key, raw.value, raw.source, std::move(message)};
 }
 
+// Rules across settings, as Kafka's: each cleaner thread needs at least 1 MiB of key map, and a
+// record cannot have to be cleaned before it may be.
+Expected<void, ConfigError> check_cleaner(
+    const BrokerConfig& config,
+    const std::map<const SettingDescriptor*, std::pair<SettingLookup, const RawSetting*>>&
+        winners) {
+    auto raw_of = [&](std::string_view first, std::string_view second) -> const RawSetting* {
+        for (auto key : {first, second}) {
+            if (auto it = winners.find(find_setting(key)->setting); it != winners.end()) {
+                return it->second.second;
+            }
+        }
+        return nullptr;
+    };
+    constexpr int64_t kMiB = 1 << 20;
+    if (config.log_cleaner_threads > 0 &&
+        config.log_cleaner_dedupe_buffer_size / config.log_cleaner_threads < kMiB) {
+        if (const RawSetting* raw =
+                raw_of("log.cleaner.dedupe.buffer.size", "log.cleaner.threads")) {
+            return unexpected(
+                invalid_value(*raw,
+                              "log.cleaner.dedupe.buffer.size must be at least 1 MiB (1048576) per "
+                              "cleaner thread (log.cleaner.threads=" +
+                                  std::to_string(config.log_cleaner_threads) + ")"));
+        }
+    }
+    if (config.log_cleaner_min_compaction_lag_ms > config.log_cleaner_max_compaction_lag_ms) {
+        if (const RawSetting* raw =
+                raw_of("log.cleaner.min.compaction.lag.ms", "log.cleaner.max.compaction.lag.ms")) {
+            return unexpected(invalid_value(
+                *raw, "log.cleaner.min.compaction.lag.ms (" +
+                          std::to_string(config.log_cleaner_min_compaction_lag_ms) +
+                          ") must not exceed log.cleaner.max.compaction.lag.ms (" +
+                          std::to_string(config.log_cleaner_max_compaction_lag_ms) + ")"));
+        }
+    }
+    return {};
+}
+
 std::string env_name_to_key(std::string_view name) {
     std::string key(name.substr(kEnvPrefix.size()));
     for (char& c : key) {
@@ -202,6 +241,10 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
         }
     } else {
         config.advertised_listeners = derive_advertised(config.listeners);
+    }
+
+    if (auto ok = check_cleaner(config, winners); !ok) {
+        return unexpected(ok.error());
     }
 
     BrokerConfig defaults;

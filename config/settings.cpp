@@ -1,6 +1,8 @@
 #include "config/settings.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace skiff::config {
@@ -21,10 +23,31 @@ std::optional<std::string> check_single_log_dir(std::string_view value) {
 }
 
 std::optional<std::string> check_cleanup_policy(std::string_view value) {
-    if (value == "delete") {
+    if (parse_cleanup_policy(value))
         return std::nullopt;
-    }
-    return "expected delete (skiff does not compact logs)";
+    return std::string(kCleanupPolicyExpected);
+}
+
+// Double settings: Java syntax, finite, and the row's range.
+std::optional<std::string> check_ratio(std::string_view value) {
+    auto v = parse_double(value);
+    if (v && *v >= 0.0 && *v <= 1.0)
+        return std::nullopt;
+    return "expected a number between 0 and 1";
+}
+
+std::optional<std::string> check_load_factor(std::string_view value) {
+    auto v = parse_double(value);
+    if (v && *v > 0.0 && *v <= 1.0)
+        return std::nullopt;
+    return "expected a number > 0 and <= 1";
+}
+
+std::optional<std::string> check_positive_double(std::string_view value) {
+    auto v = parse_double(value);
+    if (v && *v > 0.0)
+        return std::nullopt;
+    return "expected a number > 0";
 }
 
 std::optional<std::string> check_compression_type(std::string_view value) {
@@ -150,13 +173,6 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Deprecated, accepted and ignored as by Kafka 3.x: batches are always stored as "
                 "record batch v2.",
          .member = &BC::log_message_format_version, .check = check_message_format_version},
-        {.key = "log.cleaner.delete.retention.ms",
-         .default_value = "86400000",
-         .default_description = "86400000 (1 day)",
-         .doc = "How long tombstones stay in a compacted topic; the default of the topic config "
-                "delete.retention.ms. Accepted for compatibility: skiff does not compact yet, so "
-                "it has no effect (as in Kafka for topics with cleanup.policy=delete).",
-         .member = &BC::log_cleaner_delete_retention_ms, .min = 0},
         {.key = "socket.request.max.bytes",
          .default_value = "104857600",
          .doc = "Largest request the broker reads from a socket.",
@@ -230,8 +246,67 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::transaction_state_log_segment_bytes, .min = 1},
         {.key = "log.cleanup.policy",
          .default_value = "delete",
-         .doc = "What happens to old segments; skiff supports delete only.",
-         .check = check_cleanup_policy},
+         .doc = "Default of the topic config cleanup.policy: delete (retention removes old "
+                "segments), compact (the log cleaner keeps the last record of each key) or "
+                "compact,delete (both).",
+         .member = &BC::log_cleanup_policy, .check = check_cleanup_policy},
+        {.key = "log.cleaner.enable",
+         .default_value = "true",
+         .doc = "Run the log cleaner, which compacts topics whose cleanup.policy includes "
+                "compact.",
+         .member = &BC::log_cleaner_enable},
+        {.key = "log.cleaner.threads",
+         .default_value = "1",
+         .doc = "Threads cleaning logs.",
+         .member = &BC::log_cleaner_threads, .min = 0},
+        {.key = "log.cleaner.dedupe.buffer.size",
+         .default_value = "134217728",
+         .default_description = "134217728 (128 MiB)",
+         .doc = "Memory for the key maps of all cleaner threads together: bounds the keys one "
+                "cleaning pass can deduplicate (a log with more keys is cleaned in several "
+                "passes). At least 1 MiB per cleaner thread.",
+         .member = &BC::log_cleaner_dedupe_buffer_size, .min = 0},
+        {.key = "log.cleaner.io.buffer.size",
+         .default_value = "524288",
+         .doc = "Read and write buffer memory of all cleaner threads together.",
+         .member = &BC::log_cleaner_io_buffer_size, .min = 0},
+        {.key = "log.cleaner.io.buffer.load.factor",
+         .default_value = "0.9",
+         .doc = "How full the cleaner's key map may get before a pass stops adding keys.",
+         .member = &BC::log_cleaner_io_buffer_load_factor, .check = check_load_factor},
+        {.key = "log.cleaner.io.max.bytes.per.second",
+         .default_value = "1.7976931348623157E308",
+         .default_description = "1.7976931348623157E308 (no limit)",
+         .doc = "Read plus write rate limit of all cleaner threads together, in bytes per second.",
+         .member = &BC::log_cleaner_io_max_bytes_per_second, .check = check_positive_double},
+        {.key = "log.cleaner.backoff.ms",
+         .default_value = "15000",
+         .doc = "Time a cleaner thread sleeps when no log needs cleaning.",
+         .member = &BC::log_cleaner_backoff_ms, .min = 0},
+        {.key = "log.cleaner.delete.retention.ms",
+         .default_value = "86400000",
+         .default_description = "86400000 (1 day)",
+         .doc = "How long a tombstone (a record with a null value) stays in a compacted log after "
+                "the segment holding it was cleaned; the default of the topic config "
+                "delete.retention.ms.",
+         .member = &BC::log_cleaner_delete_retention_ms, .min = 0},
+        {.key = "log.cleaner.min.cleanable.ratio",
+         .default_value = "0.5",
+         .doc = "Share of a compacted log not yet cleaned (dirty) above which it is cleaned; the "
+                "default of the topic config min.cleanable.dirty.ratio.",
+         .member = &BC::log_cleaner_min_cleanable_ratio, .check = check_ratio},
+        {.key = "log.cleaner.min.compaction.lag.ms",
+         .default_value = "0",
+         .doc = "Minimum age of a record before the cleaner may remove it; the default of the "
+                "topic config min.compaction.lag.ms.",
+         .member = &BC::log_cleaner_min_compaction_lag_ms, .min = 0},
+        {.key = "log.cleaner.max.compaction.lag.ms",
+         .default_value = "9223372036854775807",
+         .default_description = "9223372036854775807 (no limit)",
+         .doc = "Maximum time a record stays uncleaned in a compacted log (a log with older dirty "
+                "records is cleaned whatever its dirty ratio); the default of the topic config "
+                "max.compaction.lag.ms.",
+         .member = &BC::log_cleaner_max_compaction_lag_ms, .min = 1},
     };
     // clang-format on
 }
@@ -366,6 +441,13 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
             } else if constexpr (std::is_same_v<M, std::string BrokerConfig::*>) {
                 config.*member = std::string(text);
                 return {};
+            } else if constexpr (std::is_same_v<M, double BrokerConfig::*>) {
+                auto v = parse_double(text);
+                if (!v) {
+                    return unexpected(std::string("expected a number"));
+                }
+                config.*member = *v;
+                return {};
             } else {
                 auto listeners = parse_listeners(text);
                 if (!listeners) {
@@ -381,6 +463,15 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
 std::string describe_allowed(const SettingDescriptor& setting) {
     if (std::holds_alternative<bool BrokerConfig::*>(setting.member)) {
         return "true or false";
+    }
+    if (std::holds_alternative<double BrokerConfig::*>(setting.member)) {
+        if (setting.check == check_ratio) {
+            return "a number between 0 and 1";
+        }
+        if (setting.check == check_load_factor) {
+            return "a number > 0 and <= 1";
+        }
+        return "a number > 0";
     }
     const bool is_int32 = std::holds_alternative<int32_t BrokerConfig::*>(setting.member);
     if (!is_int32 && !std::holds_alternative<int64_t BrokerConfig::*>(setting.member)) {
@@ -403,6 +494,8 @@ std::string render_setting(const SettingDescriptor& setting, const BrokerConfig&
                 return config.*member;
             } else if constexpr (std::is_same_v<M, std::vector<Listener> BrokerConfig::*>) {
                 return listeners_to_string(config.*member);
+            } else if constexpr (std::is_same_v<M, double BrokerConfig::*>) {
+                return render_double(config.*member);
             } else {
                 return std::to_string(config.*member);
             }
@@ -413,6 +506,65 @@ std::string render_setting(const SettingDescriptor& setting, const BrokerConfig&
 }  // namespace skiff::config
 
 namespace skiff::config {
+
+std::optional<double> parse_double(std::string_view text) {
+    // Java also takes a trailing d/D/f/F; "NaN" and "Infinity" are refused here (never useful).
+    if (!text.empty() &&
+        (text.back() == 'd' || text.back() == 'D' || text.back() == 'f' || text.back() == 'F'))
+        text.remove_suffix(1);
+    if (!text.empty() && text.front() == '+')
+        text.remove_prefix(1);
+    if (text.empty() || text.front() == '+')
+        return std::nullopt;
+    for (char c : text)
+        if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+'))
+            return std::nullopt;
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+std::string render_double(double value) {
+    char buf[64];
+    const double magnitude = std::fabs(value);
+    if (value == 0.0 || (magnitude >= 1e-3 && magnitude < 1e7)) {
+        auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+        std::string out(buf, r.ptr);
+        if (out.find('.') == std::string::npos)
+            out += ".0";
+        return out;
+    }
+    auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    const std::string text(buf, r.ptr);  // e.g. 1.7976931348623157e+308, 1e+07
+    const size_t e = text.find('e');
+    std::string mantissa = text.substr(0, e);
+    if (mantissa.find('.') == std::string::npos)
+        mantissa += ".0";
+    std::string exponent = text.substr(e + 1);
+    const bool negative = exponent.front() == '-';
+    exponent.erase(0, 1);  // the sign
+    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+    return mantissa + "E" + (negative ? "-" : "") + exponent;
+}
+
+std::optional<CleanupPolicy> parse_cleanup_policy(std::string_view text) {
+    CleanupPolicy policy;
+    while (true) {
+        const size_t comma = text.find(',');
+        std::string_view item = trim(text.substr(0, comma));
+        if (item == "delete")
+            policy.delete_ = true;
+        else if (item == "compact")
+            policy.compact = true;
+        else
+            return std::nullopt;  // unknown, or empty (",", "delete,", "")
+        if (comma == std::string_view::npos)
+            return policy;
+        text.remove_prefix(comma + 1);
+    }
+}
 
 bool is_kafka_version(std::string_view text) {
     if (auto iv = text.find("-IV"); iv != std::string_view::npos) {

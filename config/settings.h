@@ -22,11 +22,11 @@ struct Spelling {
     int64_t scale = 1;
 };
 
-// Where a parsed value goes. std::monostate: validated only (log.cleanup.policy has one legal
-// value, so there is nothing to store).
+// Where a parsed value goes. std::monostate: validated only, nothing to store. Doubles are
+// Java's Double syntax (finite values); their range is the row's `check`.
 using SettingMember = std::variant<std::monostate, int32_t BrokerConfig::*, int64_t BrokerConfig::*,
                                    bool BrokerConfig::*, std::string BrokerConfig::*,
-                                   std::vector<Listener> BrokerConfig::*>;
+                                   std::vector<Listener> BrokerConfig::*, double BrokerConfig::*>;
 
 struct SettingDescriptor {
     std::string_view key{};
@@ -80,5 +80,22 @@ bool is_kafka_version(std::string_view text);
 
 // The effective value in the canonical unit, in the syntax the parser accepts.
 std::string render_setting(const SettingDescriptor& setting, const BrokerConfig& config);
+
+// A finite double as Java's Double.parseDouble reads it (surrounding whitespace not allowed).
+std::optional<double> parse_double(std::string_view text);
+// A double as Java's Double.toString writes it: 0.5, 1.0, 1.0E7, 1.7976931348623157E308.
+std::string render_double(double value);
+
+// cleanup.policy / log.cleanup.policy: Kafka's list syntax over {delete, compact}, comma
+// separated, whitespace around items ignored, at least one item ("delete", "compact",
+// "compact,delete", "delete, compact"). nullopt for anything else.
+struct CleanupPolicy {
+    bool delete_ = false;
+    bool compact = false;
+};
+std::optional<CleanupPolicy> parse_cleanup_policy(std::string_view text);
+// The "expected ..." clause for a refused cleanup policy.
+inline constexpr std::string_view kCleanupPolicyExpected =
+    "expected delete, compact or a comma-separated list of both (compact,delete)";
 
 }  // namespace skiff::config

@@ -5,7 +5,8 @@
 //   retention_ms:    delete the oldest while its largest timestamp < now - retention_ms
 //   log start offset: delete the oldest while the next segment starts at or below it (records
 //                    DeleteRecords removed: Kafka's deleteLogStartOffsetBreachedSegments)
-// -1 disables either of the first two rules.
+// -1 disables either of the first two rules; so does a config without cleanup_delete (a
+// compact-only log, cleanup.policy=compact): only the log start offset rule applies to it.
 #pragma once
 
 #include <cstdint>

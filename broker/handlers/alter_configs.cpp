@@ -2,8 +2,11 @@
 // (file, environment, --override), so altering a broker resource is refused.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/topic_config.h"
 
 namespace skiff::broker {
 namespace {
@@ -35,6 +38,64 @@ void apply(RequestContext& ctx, const std::string& topic, const TopicOverrides& 
 
 bool is_topic(int8_t type) {
     return type == protocol::kResourceTypeTopic;
+}
+
+std::vector<std::string> split_list(std::string_view text) {
+    std::vector<std::string> items;
+    while (!text.empty()) {
+        const size_t comma = text.find(',');
+        std::string_view item = text.substr(0, comma);
+        while (!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        if (!item.empty())
+            items.emplace_back(item);
+        if (comma == std::string_view::npos)
+            break;
+        text.remove_prefix(comma + 1);
+    }
+    return items;
+}
+
+std::string join_list(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : ",") + item;
+    return out;
+}
+
+// APPEND / SUBTRACT on a list-typed key (cleanup.policy), as Kafka does: APPEND adds the items
+// not yet present, SUBTRACT removes the given ones, both starting from the topic's current value
+// (its override, else the broker default). The result is validated with the other overrides; an
+// empty list (SUBTRACT of every item) is refused there. Returns why the operation is refused.
+std::optional<std::string> apply_list_op(const Broker& broker, TopicOverrides& overrides,
+                                         const protocol::AlterableConfigOp& op) {
+    if (topic_config_type(op.name) != static_cast<int8_t>(protocol::ConfigType::list))
+        return "operation " +
+               std::string(op.config_operation == protocol::kConfigOpAppend ? "APPEND"
+                                                                            : "SUBTRACT") +
+               " is only allowed on list configs, and " + op.name + " is not one";
+    if (!op.value)
+        return "operation on " + op.name + " needs a value";
+    std::string current;
+    if (auto it = overrides.find(op.name); it != overrides.end()) {
+        current = it->second;
+    } else {
+        for (const auto& key : topic_config_keys())
+            if (key.name == op.name)
+                current = broker_default(key, broker.config()).value;
+    }
+    std::vector<std::string> items = split_list(current);
+    for (const auto& item : split_list(*op.value)) {
+        auto found = std::find(items.begin(), items.end(), item);
+        if (op.config_operation == protocol::kConfigOpAppend && found == items.end())
+            items.push_back(item);
+        else if (op.config_operation == protocol::kConfigOpSubtract)
+            items.erase(std::remove(items.begin(), items.end(), item), items.end());
+    }
+    overrides[op.name] = join_list(items);
+    return std::nullopt;
 }
 
 }  // namespace
@@ -77,8 +138,13 @@ asio::awaitable<protocol::IncrementalAlterConfigsResponse> handle_incremental_al
                     overrides[op.name] = *op.value;
                 } else if (op.config_operation == protocol::kConfigOpDelete) {
                     overrides.erase(op.name);
+                } else if (op.config_operation == protocol::kConfigOpAppend ||
+                           op.config_operation == protocol::kConfigOpSubtract) {
+                    if (auto refused = apply_list_op(ctx.broker, overrides, op)) {
+                        fail(r, ErrorCode::invalid_config, std::move(*refused));
+                        break;
+                    }
                 } else {
-                    // APPEND/SUBTRACT only apply to list configs; skiff's topic configs are not.
                     fail(r, ErrorCode::invalid_config,
                          "operation " + std::to_string(op.config_operation) +
                              " is not supported for " + op.name);

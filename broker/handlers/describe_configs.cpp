@@ -47,11 +47,15 @@ int8_t setting_type(const config::SettingDescriptor& setting) {
                 type = T::long_type;
             else if constexpr (std::is_same_v<M, bool config::BrokerConfig::*>)
                 type = T::boolean;
+            else if constexpr (std::is_same_v<M, double config::BrokerConfig::*>)
+                type = T::double_type;
             else if constexpr (std::is_same_v<
                                    M, std::vector<config::Listener> config::BrokerConfig::*>)
                 type = T::list;
         },
         setting.member);
+    if (setting.key == "log.cleanup.policy")  // a string member holding Kafka's list syntax
+        type = T::list;
     return static_cast<int8_t>(type);
 }
 

@@ -7,9 +7,12 @@
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/topic_ids.h"
+#include "config/settings.h"
 #include "protocol/compression/batch_recompress.h"
+#include "protocol/compression/compression.h"
 #include "protocol/legacy/up_convert.h"
 #include "protocol/record_batch.h"
+#include "protocol/record_iterator.h"
 
 namespace skiff::broker {
 namespace {
@@ -21,10 +24,71 @@ struct AppendOutcome {
     std::string message;
     int64_t base_offset = -1;
     int64_t log_start_offset = -1;
+    // INVALID_RECORD for one record: its index within its batch (the response's record_errors).
+    int32_t record_index = -1;
 };
 
 AppendOutcome fail(ErrorCode e, std::string message) {
     return {e, std::move(message), -1, -1};
+}
+
+// Whether the topic's cleanup.policy (its override, else log.cleanup.policy) includes compact.
+bool is_compacted(Broker& broker, const std::string& topic) {
+    const auto policy = broker.topics().cleanup_policy(topic);
+    const auto parsed =
+        config::parse_cleanup_policy(policy ? *policy : broker.config().log_cleanup_policy);
+    return parsed && parsed->compact;
+}
+
+// Compacted topics only (Kafka's LogValidator): every record needs a key, since the cleaner
+// keeps the last record per key. Walks the records of each batch, decompressing compressed ones
+// into a scratch buffer bounded by `max_plain`. The one per-record pass on the produce path.
+std::optional<AppendOutcome> check_keys(std::span<const std::byte> records,
+                                        const std::vector<protocol::BatchSummary>& summaries,
+                                        size_t max_plain, const std::string& topic,
+                                        int32_t partition) {
+    thread_local std::vector<std::byte> plain;
+    // One unusually large batch must not pin its decompressed size to this thread for good.
+    struct Trim {
+        ~Trim() {
+            if (plain.capacity() > (size_t{16} << 20))
+                std::vector<std::byte>().swap(plain);
+        }
+    } trim;
+    size_t pos = 0;
+    for (const auto& s : summaries) {
+        const auto batch = records.subspan(pos, s.size_bytes);
+        pos += s.size_bytes;
+        const protocol::BatchHeader h = protocol::read_batch_header(batch);
+        auto body = batch.subspan(protocol::kBatchHeaderSize);
+        if (h.compression() != protocol::Compression::none) {
+            auto d = protocol::compression::decompress(h.compression(), body, plain, max_plain);
+            if (!d)
+                return fail(d.error().code == protocol::compression::CodecErrc::too_large
+                                ? ErrorCode::record_list_too_large
+                                : ErrorCode::corrupt_message,
+                            d.error().message);
+            body = plain;
+        }
+        auto it = protocol::RecordIterator::over_records(body, h);
+        for (int32_t index = 0;; ++index) {
+            auto r = it.next();
+            if (!r)
+                return fail(ErrorCode::corrupt_message,
+                            "records do not parse: " + r.error().message);
+            if (!*r)
+                break;
+            if (!(*r)->key) {
+                AppendOutcome refused =
+                    fail(ErrorCode::invalid_record,
+                         "Compacted topic cannot accept message without key in topic partition " +
+                             topic + "-" + std::to_string(partition) + ".");
+                refused.record_index = index;
+                return refused;
+            }
+        }
+    }
+    return std::nullopt;
 }
 
 // Validates every batch before anything is written: a refused batch stores nothing.
@@ -99,6 +163,20 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     };
     if (auto refused = check_summaries(); refused)
         return *refused;
+    // Decompression-bomb guard: a batch may decompress to at most 64 times the largest batch the
+    // topic accepts (at least 64 MiB, at most 1 GiB). Real batches are far below: a producer's
+    // batch.size bounds the records before compression (1 MB in librdkafka, 16 KiB in the Java
+    // client) and compression rarely gains more than 10x on real data.
+    const size_t max_plain = static_cast<size_t>(
+        std::clamp<int64_t>(max_bytes * 64, int64_t{64} << 20, int64_t{1} << 30));
+    if (is_compacted(broker, topic)) {
+        if (auto refused = check_keys(*records, summaries, max_plain, topic, partition); refused) {
+            LogThrottle::global().log(spdlog::level::warn, "produce:compacted-without-key",
+                                      "refused produce to {}-{} from {}: {}", topic, partition,
+                                      ctx.peer, refused->message);
+            return *refused;
+        }
+    }
     // A transactional batch is stored only for the producer id and epoch that its transactional
     // id holds now, and only to a partition added to the ongoing transaction (Kafka's partition
     // verification): a client cannot write into another producer's transaction, and a fenced
@@ -127,12 +205,6 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         // Reused by every produce on this I/O thread, like `summaries`.
         thread_local std::vector<std::byte> plain;
         thread_local std::vector<std::byte> rebuilt;
-        // Decompression-bomb guard: a batch may decompress to at most 64 times the largest batch
-        // the topic accepts (at least 64 MiB, at most 1 GiB). Real batches are far below: a
-        // producer's batch.size bounds the records before compression (1 MB in librdkafka,
-        // 16 KiB in the Java client) and compression rarely gains more than 10x on real data.
-        const size_t max_plain = static_cast<size_t>(
-            std::clamp<int64_t>(max_bytes * 64, int64_t{64} << 20, int64_t{1} << 30));
         auto r =
             protocol::compression::recompress_batches(*records, *target, max_plain, plain, rebuilt);
         if (!r) {
@@ -225,6 +297,8 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
             r.base_offset = outcome.base_offset;
             r.log_append_time_ms = -1;  // CreateTime topics
             r.log_start_offset = outcome.log_start_offset;
+            if (outcome.record_index >= 0)
+                r.record_errors.push_back({outcome.record_index, outcome.message});
             if (outcome.error != ErrorCode::none)
                 r.error_message = std::move(outcome.message);
             t.partition_responses.push_back(std::move(r));

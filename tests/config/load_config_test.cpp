@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <limits>
 
 #include <unistd.h>
 
@@ -279,8 +280,83 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"log.dirs=/a,/b", "log.dirs", "/a,/b",
                     "expected a single directory (skiff supports one log directory, not a list)"},
         InvalidCase{"log.dir=", "log.dir", "", "expected a directory path"},
-        InvalidCase{"log.cleanup.policy=compact", "log.cleanup.policy", "compact",
-                    "expected delete"}));
+        InvalidCase{"log.cleanup.policy=compacted", "log.cleanup.policy", "compacted",
+                    "expected delete, compact or a comma-separated list of both"},
+        InvalidCase{"log.cleanup.policy=delete,", "log.cleanup.policy", "delete,",
+                    "expected delete, compact"},
+        InvalidCase{"log.cleaner.threads=-1", "log.cleaner.threads", "-1",
+                    "expected an integer >= 0"},
+        InvalidCase{"log.cleaner.min.cleanable.ratio=1.5", "log.cleaner.min.cleanable.ratio", "1.5",
+                    "expected a number between 0 and 1"},
+        InvalidCase{"log.cleaner.io.buffer.load.factor=0", "log.cleaner.io.buffer.load.factor", "0",
+                    "expected a number > 0 and <= 1"},
+        InvalidCase{"log.cleaner.io.max.bytes.per.second=fast",
+                    "log.cleaner.io.max.bytes.per.second", "fast", "expected a number > 0"},
+        InvalidCase{"log.cleaner.max.compaction.lag.ms=0", "log.cleaner.max.compaction.lag.ms", "0",
+                    "expected an integer >= 1"},
+        InvalidCase{"log.cleaner.enable=yes", "log.cleaner.enable", "yes",
+                    "expected true or false"}));
+
+TEST(LoadConfig, CleanerSettingsWithKafkasNamesAndDefaults) {
+    const BrokerConfig defaults;
+    EXPECT_EQ(defaults.log_cleanup_policy, "delete");
+    EXPECT_TRUE(defaults.log_cleaner_enable);
+    EXPECT_EQ(defaults.log_cleaner_threads, 1);
+    EXPECT_EQ(defaults.log_cleaner_dedupe_buffer_size, 134217728);
+    EXPECT_EQ(defaults.log_cleaner_io_buffer_size, 524288);
+    EXPECT_DOUBLE_EQ(defaults.log_cleaner_io_buffer_load_factor, 0.9);
+    EXPECT_EQ(defaults.log_cleaner_io_max_bytes_per_second, std::numeric_limits<double>::max());
+    EXPECT_EQ(defaults.log_cleaner_backoff_ms, 15000);
+    EXPECT_EQ(defaults.log_cleaner_delete_retention_ms, 86400000);
+    EXPECT_DOUBLE_EQ(defaults.log_cleaner_min_cleanable_ratio, 0.5);
+    EXPECT_EQ(defaults.log_cleaner_min_compaction_lag_ms, 0);
+    EXPECT_EQ(defaults.log_cleaner_max_compaction_lag_ms, INT64_MAX);
+
+    const auto loaded = load_ok(overrides(
+        {"log.cleanup.policy=compact, delete", "log.cleaner.enable=false", "log.cleaner.threads=4",
+         "log.cleaner.dedupe.buffer.size=4194304", "log.cleaner.io.buffer.size=65536",
+         "log.cleaner.io.buffer.load.factor=0.75", "log.cleaner.io.max.bytes.per.second=1048576.5",
+         "log.cleaner.backoff.ms=100", "log.cleaner.delete.retention.ms=1000",
+         "log.cleaner.min.cleanable.ratio=0.1", "log.cleaner.min.compaction.lag.ms=5",
+         "log.cleaner.max.compaction.lag.ms=60000"}));
+    const BrokerConfig& c = loaded.config;
+    EXPECT_EQ(c.log_cleanup_policy, "compact, delete");
+    EXPECT_FALSE(c.log_cleaner_enable);
+    EXPECT_EQ(c.log_cleaner_threads, 4);
+    EXPECT_EQ(c.log_cleaner_dedupe_buffer_size, 4194304);
+    EXPECT_EQ(c.log_cleaner_io_buffer_size, 65536);
+    EXPECT_DOUBLE_EQ(c.log_cleaner_io_buffer_load_factor, 0.75);
+    EXPECT_DOUBLE_EQ(c.log_cleaner_io_max_bytes_per_second, 1048576.5);
+    EXPECT_EQ(c.log_cleaner_backoff_ms, 100);
+    EXPECT_EQ(c.log_cleaner_delete_retention_ms, 1000);
+    EXPECT_DOUBLE_EQ(c.log_cleaner_min_cleanable_ratio, 0.1);
+    EXPECT_EQ(c.log_cleaner_min_compaction_lag_ms, 5);
+    EXPECT_EQ(c.log_cleaner_max_compaction_lag_ms, 60000);
+    EXPECT_EQ(loaded.non_defaults.size(), 12u);
+}
+
+// Kafka: the dedupe buffer is split between the cleaner threads, each needing 1 MiB at least.
+TEST(LoadConfig, DedupeBufferMustGiveEachCleanerThreadOneMiB) {
+    auto error =
+        load_error(overrides({"log.cleaner.threads=4", "log.cleaner.dedupe.buffer.size=4194303"}));
+    EXPECT_EQ(error.key, "log.cleaner.dedupe.buffer.size");
+    EXPECT_NE(error.message.find("at least 1 MiB (1048576) per cleaner thread"), std::string::npos)
+        << error.message;
+    // Only the thread count set: named as the culprit.
+    error = load_error(overrides({"log.cleaner.threads=200"}));
+    EXPECT_EQ(error.key, "log.cleaner.threads");
+    load_ok(overrides({"log.cleaner.threads=4", "log.cleaner.dedupe.buffer.size=4194304"}));
+    load_ok(overrides({"log.cleaner.threads=0", "log.cleaner.dedupe.buffer.size=0"}));
+}
+
+TEST(LoadConfig, MinCompactionLagMustNotExceedTheMax) {
+    const auto error = load_error(overrides(
+        {"log.cleaner.min.compaction.lag.ms=1000", "log.cleaner.max.compaction.lag.ms=999"}));
+    EXPECT_EQ(error.key, "log.cleaner.min.compaction.lag.ms");
+    EXPECT_NE(error.message.find("must not exceed log.cleaner.max.compaction.lag.ms (999)"),
+              std::string::npos)
+        << error.message;
+}
 
 TEST(LoadConfig, ShadowedInvalidValueStillStopsStartup) {
     const auto error = load_error(overrides({"log.retention.hours=abc", "log.retention.ms=5"}));
@@ -396,7 +472,18 @@ TEST(LoadConfig, ExampleServerPropertiesMentionsEveryKey) {
                                   "connections.max.idle.ms",
                                   "group.initial.rebalance.delay.ms",
                                   "offsets.retention.minutes",
-                                  "log.cleanup.policy"}) {
+                                  "log.cleanup.policy",
+                                  "log.cleaner.enable",
+                                  "log.cleaner.threads",
+                                  "log.cleaner.dedupe.buffer.size",
+                                  "log.cleaner.io.buffer.size",
+                                  "log.cleaner.io.buffer.load.factor",
+                                  "log.cleaner.io.max.bytes.per.second",
+                                  "log.cleaner.backoff.ms",
+                                  "log.cleaner.delete.retention.ms",
+                                  "log.cleaner.min.cleanable.ratio",
+                                  "log.cleaner.min.compaction.lag.ms",
+                                  "log.cleaner.max.compaction.lag.ms"}) {
         EXPECT_NE(text.find(key + "="), std::string::npos) << key;
     }
 }

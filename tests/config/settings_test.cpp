@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -26,7 +27,7 @@ TEST(SettingsTable, DefaultsMatchBrokerConfig) {
 
 TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
     // Two rows storing into one member would make one of them dead; a member without a row could
-    // not be configured. BrokerConfig has 37 settings: update this count together with it.
+    // not be configured. BrokerConfig has 48 settings: update this count together with it.
     std::vector<SettingMember> members;
     for (const auto& setting : settings()) {
         if (std::holds_alternative<std::monostate>(setting.member)) {
@@ -37,7 +38,7 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
         }
         members.push_back(setting.member);
     }
-    EXPECT_EQ(members.size(), 37u);
+    EXPECT_EQ(members.size(), 48u);
 }
 
 // Kafka's names, defaults and ranges (TransactionStateManagerConfig, TransactionLogConfig).
@@ -132,6 +133,42 @@ TEST(SettingsTable, MessageFormatVersionIsAnyKafkaVersion) {
     ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, "2.8", config).has_value());
     EXPECT_EQ(config.log_message_format_version, "2.8");
     EXPECT_FALSE(apply_setting(*lookup.setting, lookup.spelling, "x", config).has_value());
+}
+
+TEST(SettingsTable, DoublesFollowJava) {
+    EXPECT_EQ(parse_double("0.5"), 0.5);
+    EXPECT_EQ(parse_double("1"), 1.0);
+    EXPECT_EQ(parse_double("+2.5e3"), 2500.0);
+    EXPECT_EQ(parse_double("1.7976931348623157E308"), std::numeric_limits<double>::max());
+    EXPECT_EQ(parse_double("0.25d"), 0.25);
+    for (const char* bad : {"", "x", "0.5x", "NaN", "Infinity", "1e999", "++1", " 1", "0x10"})
+        EXPECT_EQ(parse_double(bad), std::nullopt) << bad;
+    EXPECT_EQ(render_double(0.5), "0.5");
+    EXPECT_EQ(render_double(0.9), "0.9");
+    EXPECT_EQ(render_double(1.0), "1.0");
+    EXPECT_EQ(render_double(0.0), "0.0");
+    EXPECT_EQ(render_double(1048576.5), "1048576.5");
+    EXPECT_EQ(render_double(1e7), "1.0E7");
+    EXPECT_EQ(render_double(0.0001), "1.0E-4");
+    EXPECT_EQ(render_double(std::numeric_limits<double>::max()), "1.7976931348623157E308");
+}
+
+TEST(SettingsTable, CleanupPolicyIsKafkasList) {
+    auto p = parse_cleanup_policy("delete");
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->delete_);
+    EXPECT_FALSE(p->compact);
+    p = parse_cleanup_policy("compact");
+    ASSERT_TRUE(p);
+    EXPECT_FALSE(p->delete_);
+    EXPECT_TRUE(p->compact);
+    for (const char* both : {"compact,delete", "delete,compact", " compact , delete "}) {
+        p = parse_cleanup_policy(both);
+        ASSERT_TRUE(p) << both;
+        EXPECT_TRUE(p->delete_ && p->compact) << both;
+    }
+    for (const char* bad : {"", ",", "compact,", "compacted", "DELETE", "compact delete"})
+        EXPECT_FALSE(parse_cleanup_policy(bad)) << bad;
 }
 
 TEST(SettingsReference, MarkdownHasARowPerSetting) {

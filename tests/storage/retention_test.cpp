@@ -37,6 +37,28 @@ TEST(RetentionTest, TimeDeletesSegmentsWhoseLargestTimestampIsTooOld) {
     EXPECT_EQ(segments_to_delete(sealed, 400, c, 1'000'000), 0u);
 }
 
+// cleanup.policy=compact without delete: neither age nor size removes segments (the cleaner
+// shrinks the log instead), but DeleteRecords' log start offset still does. compact,delete
+// behaves like delete.
+TEST(RetentionTest, CompactOnlyLogsKeepTheirSegmentsExceptBelowTheLogStartOffset) {
+    LogConfig c;
+    c.retention_ms = 1000;
+    c.retention_bytes = 0;
+    std::vector<SegmentRetentionInfo> sealed{{100, 0, 10}, {100, 0, 20}, {100, 0, 30}};
+    ASSERT_EQ(segments_to_delete(sealed, 400, c, 1'000'000), 3u);  // delete: all sealed go
+
+    c.cleanup_delete = false;
+    c.cleanup_compact = true;
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 1'000'000), 0u);
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 1'000'000, 20), 2u);
+
+    c.cleanup_delete = true;  // compact,delete
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 1'000'000), 3u);
+    c.retention_bytes = -1;
+    c.retention_ms = 1'000'000;  // timestamp 0 is not older than now - 1'000'000
+    EXPECT_EQ(segments_to_delete(sealed, 400, c, 1'000'000), 0u);
+}
+
 TEST(RetentionTest, SegmentsWhollyBelowTheLogStartOffsetGo) {
     LogConfig c;
     c.retention_ms = -1;

@@ -76,7 +76,7 @@ TEST_F(AlterConfigsTest, UnknownKeyOrBadValueIsInvalidConfig) {
     EXPECT_EQ(unknown.error_code, ErrorCode::invalid_config);
     EXPECT_TRUE(unknown.error_message.has_value());
     EXPECT_EQ(alter("t", {{"segment.bytes", "1"}}).error_code, ErrorCode::invalid_config);
-    EXPECT_EQ(alter("t", {{"cleanup.policy", "compact"}}).error_code, ErrorCode::invalid_config);
+    EXPECT_EQ(alter("t", {{"cleanup.policy", "compacted"}}).error_code, ErrorCode::invalid_config);
     EXPECT_EQ(overrides("t"), (TopicOverrides{{"retention.ms", "1000"}}));  // unchanged
 }
 
@@ -139,10 +139,10 @@ TEST_F(AlterConfigsTest, IncrementalRefusals) {
               ErrorCode::invalid_config);
     EXPECT_EQ(incremental("t", {{"retention.ms", protocol::kConfigOpSet, "-5"}}).error_code,
               ErrorCode::invalid_config);
-    // APPEND / SUBTRACT: no list-valued topic configs in skiff.
-    EXPECT_EQ(
-        incremental("t", {{"cleanup.policy", protocol::kConfigOpAppend, "delete"}}).error_code,
-        ErrorCode::invalid_config);
+    // APPEND / SUBTRACT: only on list-valued configs (cleanup.policy; see
+    // compaction_config_test.cpp), and never down to an empty cleanup.policy.
+    EXPECT_EQ(incremental("t", {{"retention.ms", protocol::kConfigOpAppend, "5"}}).error_code,
+              ErrorCode::invalid_config);
     EXPECT_EQ(
         incremental("t", {{"cleanup.policy", protocol::kConfigOpSubtract, "delete"}}).error_code,
         ErrorCode::invalid_config);
