@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "broker/cleaner_settings.h"
 #include "broker/cluster_identity.h"
 #include "broker/connection.h"
 #include "broker/log_throttle.h"
@@ -210,6 +211,15 @@ int Server::run() {
     signals.async_wait(on_signal);
 
     maintenance_ = std::thread([this] { maintenance_loop(); });
+    auto cleaner_settings = cleaner_settings_from(config_);
+    cleaner_settings.on_failure = [](const storage::TopicPartition& tp,
+                                     const storage::StorageError& e) {
+        LogThrottle::global().log(spdlog::level::err, "log-cleaner:failed",
+                                  "cleaning {}-{} failed (retried later): {}", tp.topic,
+                                  tp.partition, e.message);
+    };
+    cleaner_ = std::make_unique<storage::CleanerManager>(broker_->logs(), cleaner_settings);
+    cleaner_->start();
 
     io_.run();
 
@@ -411,6 +421,8 @@ void Server::trim_heap_if_worthwhile() {
 }
 
 void Server::stop_maintenance() {
+    if (cleaner_)
+        cleaner_->stop();  // a pass in progress ends at its next batch, its files removed
     {
         std::lock_guard lock(maintenance_mutex_);
         maintenance_stop_ = true;

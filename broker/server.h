@@ -1,6 +1,7 @@
 // The skiff server: opens the log directory, listens, accepts connections and runs them on a
 // pool of I/O threads (connections pinned to one each), runs retention and flushing in a
-// maintenance thread, and shuts down gracefully on SIGINT/SIGTERM (a second signal exits at once).
+// maintenance thread and compaction on the log cleaner's threads, and shuts down gracefully on
+// SIGINT/SIGTERM (a second signal exits at once).
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -19,6 +20,7 @@
 #include "broker/request_budget.h"
 #include "broker/request_router.h"
 #include "config/broker_config.h"
+#include "storage/cleaner/cleaner_manager.h"
 
 namespace skiff::broker {
 
@@ -51,6 +53,7 @@ class Server {
     IoThreads io_;
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;
 
+    std::unique_ptr<storage::CleanerManager> cleaner_;  // log.cleaner.*: compacted topics
     std::thread maintenance_;
     std::mutex maintenance_mutex_;
     std::condition_variable maintenance_cv_;
