@@ -60,7 +60,7 @@ enum class SwapStep {
 struct CleanerConfig {
     int64_t dedupe_buffer_bytes = 128LL << 20;  // log.cleaner.dedupe.buffer.size
     double io_buffer_load_factor = 0.9;         // log.cleaner.io.buffer.load.factor
-    int64_t io_buffer_bytes = 512 * 1024;       // log.cleaner.io.buffer.size
+    int64_t io_buffer_bytes = 512LL * 1024;     // log.cleaner.io.buffer.size
     double io_max_bytes_per_second = std::numeric_limits<double>::max();
     // Tests only: called at every step of every swap; throwing there stops the pass as a crash
     // would (the files stay as they are at that step).
