@@ -377,14 +377,14 @@ struct Pass {
             cfg.swap_hook(step);
     }
 
-    // Adds the keys of `segment` at offsets >= from to the map, if they all fit. False (map
-    // unchanged) when they do not.
-    Expected<bool, StorageError> map_segment(const LogSegment& segment, int64_t from,
-                                             OffsetMap& map) {
+    // Calls visit(header, bytes) for every batch of `segment` in order, counting the bytes read
+    // against the I/O limit; ends early on stop() or the first error of `visit`. A batch that
+    // does not scan is `corrupt` (the cleaner never rewrites a segment it cannot read whole).
+    template <class Visit>
+    Expected<void, StorageError> scan_batches(const LogSegment& segment, Visit&& visit) {
         auto file = segment.file();
         if (!file)
             return unexpected(file.error());
-        std::vector<std::pair<KeyHash, int64_t>> keys;
         BatchScanner scanner(**file, 0, segment.size_bytes());
         for (;;) {
             if (stopped())
@@ -396,26 +396,52 @@ struct Pass {
                 if (!step->problem.empty())
                     return unexpected(error(StorageErrc::corrupt,
                                             segment.log_path().string() + ": " + step->problem));
-                break;
+                return {};
             }
             const protocol::BatchHeader& h = step->batch->header;
             result.bytes_read += static_cast<int64_t>(h.size_bytes());
             throttler.add(static_cast<int64_t>(h.size_bytes()));
-            if (h.last_offset() < from || h.is_control() || is_aborted(aborted, h))
-                continue;
-            auto records = batch_records(step->batch->bytes, h, plain);
-            if (!records)
-                return unexpected(records.error());
-            if (!split_records(*records, h.records_count, raw))
-                return unexpected(error(StorageErrc::corrupt, "records of the batch at offset " +
-                                                                  std::to_string(h.base_offset) +
-                                                                  " do not parse"));
-            for (const RawRecord& r : raw) {
-                const int64_t offset = h.base_offset + r.offset_delta;
-                if (r.has_key && offset >= from)
-                    keys.emplace_back(r.key, offset);
-            }
+            if (auto visited = visit(h, step->batch->bytes); !visited)
+                return visited;
         }
+    }
+
+    // The records of one batch (decompressed into `plain` if needed) split into `raw`.
+    Expected<std::span<const std::byte>, StorageError> parse_records(
+        std::span<const std::byte> bytes, const protocol::BatchHeader& h) {
+        auto records = batch_records(bytes, h, plain);
+        if (!records)
+            return records;
+        if (!split_records(*records, h.records_count, raw))
+            return unexpected(error(StorageErrc::corrupt, "records of the batch at offset " +
+                                                              std::to_string(h.base_offset) +
+                                                              " do not parse"));
+        return records;
+    }
+
+    // Adds the keys of `segment` at offsets >= from to the map, if they all fit. False (map
+    // unchanged) when they do not.
+    Expected<bool, StorageError> map_segment(const LogSegment& segment, int64_t from,
+                                             OffsetMap& map) {
+        std::vector<std::pair<KeyHash, int64_t>> keys;
+        auto scanned =
+            scan_batches(segment,
+                         [&](const protocol::BatchHeader& h,
+                             std::span<const std::byte> bytes) -> Expected<void, StorageError> {
+                             if (h.last_offset() < from || h.is_control() || is_aborted(aborted, h))
+                                 return {};
+                             auto records = parse_records(bytes, h);
+                             if (!records)
+                                 return unexpected(records.error());
+                             for (const RawRecord& r : raw) {
+                                 const int64_t offset = h.base_offset + r.offset_delta;
+                                 if (r.has_key && offset >= from)
+                                     keys.emplace_back(r.key, offset);
+                             }
+                             return {};
+                         });
+        if (!scanned)
+            return unexpected(scanned.error());
         if (map.size() + keys.size() > map.capacity()) {
             // The exact count of keys new to the map.
             std::vector<KeyHash> fresh;
@@ -449,71 +475,54 @@ struct Pass {
                 last_modified_ms(segment) > now_ms - config.delete_retention_ms;
             for (const auto& e : segment.txn_index().entries())
                 txn.push_back(e);
-            auto file = segment.file();
-            if (!file)
-                return unexpected(file.error());
-            BatchScanner scanner(**file, 0, segment.size_bytes());
-            for (;;) {
-                if (stopped())
-                    return unexpected(error(StorageErrc::io_error, "stopped"));
-                auto step = scanner.next(true);
-                if (!step)
-                    return unexpected(step.error());
-                if (!step->batch) {
-                    if (!step->problem.empty())
-                        return unexpected(error(StorageErrc::corrupt, segment.log_path().string() +
-                                                                          ": " + step->problem));
-                    break;
-                }
-                const protocol::BatchHeader& h = step->batch->header;
-                const auto bytes = step->batch->bytes;
-                result.bytes_read += static_cast<int64_t>(bytes.size());
-                result.records_read += h.records_count;
-                throttler.add(static_cast<int64_t>(bytes.size()));
-                std::span<const std::byte> out;
-                if (h.is_control()) {
-                    out = bytes;
-                    result.records_kept += h.records_count;
-                } else if (is_aborted(aborted, h)) {
-                    // dropped whole; its .txnindex entry stays with the marker
-                } else {
-                    auto records = batch_records(bytes, h, plain);
-                    if (!records)
-                        return unexpected(records.error());
-                    if (!split_records(*records, h.records_count, raw))
-                        return unexpected(
-                            error(StorageErrc::corrupt, "records of the batch at offset " +
-                                                            std::to_string(h.base_offset) +
-                                                            " do not parse"));
-                    kept.clear();
-                    for (const RawRecord& r : raw) {
-                        if (!r.has_key)
-                            continue;  // a compacted log cannot hold it (Kafka drops it too)
-                        const int64_t offset = h.base_offset + r.offset_delta;
-                        if (auto latest = map.get(r.key); latest && offset < *latest)
-                            continue;
-                        if (r.null_value && !retain_deletes)
-                            continue;
-                        kept.push_back(&r);
-                    }
-                    if (kept.size() == raw.size()) {
+            auto scanned = scan_batches(
+                segment,
+                [&](const protocol::BatchHeader& h,
+                    std::span<const std::byte> bytes) -> Expected<void, StorageError> {
+                    result.records_read += h.records_count;
+                    std::span<const std::byte> out;
+                    if (h.is_control()) {
                         out = bytes;
                         result.records_kept += h.records_count;
-                    } else if (!kept.empty()) {
-                        auto rebuilt_ok = rebuild_batch(bytes, h, *records, kept, scratch, rebuilt);
-                        if (!rebuilt_ok)
-                            return unexpected(rebuilt_ok.error());
-                        out = rebuilt;
-                        result.records_kept += static_cast<int64_t>(kept.size());
+                    } else if (is_aborted(aborted, h)) {
+                        // dropped whole; its .txnindex entry stays with the marker
+                    } else {
+                        auto records = parse_records(bytes, h);
+                        if (!records)
+                            return unexpected(records.error());
+                        kept.clear();
+                        for (const RawRecord& r : raw) {
+                            if (!r.has_key)
+                                continue;  // a compacted log cannot hold it (Kafka drops it too)
+                            const int64_t offset = h.base_offset + r.offset_delta;
+                            if (auto latest = map.get(r.key); latest && offset < *latest)
+                                continue;
+                            if (r.null_value && !retain_deletes)
+                                continue;
+                            kept.push_back(&r);
+                        }
+                        if (kept.size() == raw.size()) {
+                            out = bytes;
+                            result.records_kept += h.records_count;
+                        } else if (!kept.empty()) {
+                            auto rebuilt_ok =
+                                rebuild_batch(bytes, h, *records, kept, scratch, rebuilt);
+                            if (!rebuilt_ok)
+                                return unexpected(rebuilt_ok.error());
+                            out = rebuilt;
+                            result.records_kept += static_cast<int64_t>(kept.size());
+                        }
                     }
-                }
-                if (out.empty())
-                    continue;
-                if (auto a = writer.append(out, h); !a)
-                    return a;
-                result.bytes_written += static_cast<int64_t>(out.size());
-                throttler.add(static_cast<int64_t>(out.size()));
-            }
+                    if (out.empty())
+                        return {};
+                    if (auto a = writer.append(out, h); !a)
+                        return a;
+                    result.bytes_written += static_cast<int64_t>(out.size());
+                    throttler.add(static_cast<int64_t>(out.size()));
+                    return {};
+                });
+            if (!scanned)
+                return scanned;
         }
         return writer.finish(txn, set[last]->base_offset());
     }
