@@ -59,6 +59,10 @@ const std::vector<KeyRule>& rules() {
         {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
         {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
         {{"delete.retention.ms", "log.cleaner.delete.retention.ms"}, 0},
+        {{"file.delete.delay.ms", "log.segment.delete.delay.ms",
+          "Accepted for compatibility: skiff removes a deleted segment's files at once (a fetch "
+          "still reading one keeps its open file)."},
+         0},
         {{"flush.messages", "log.flush.interval.messages"}, 1},
         {{"flush.ms", "log.flush.interval.ms"}, 0},
         {{"index.interval.bytes", "log.index.interval.bytes"}, 0, INT32_MAX},

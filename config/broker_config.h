@@ -55,6 +55,9 @@ struct BrokerConfig {
     std::string compression_type = "producer";
     // Accepted for compatibility and ignored: batches are always record batch v2.
     std::string log_message_format_version = "3.0-IV1";
+    // Accepted for compatibility: Kafka waits this long before removing a deleted segment's
+    // files; skiff removes them at once (a reader still holding one keeps reading it).
+    int64_t log_segment_delete_delay_ms = 60000;
     int32_t socket_request_max_bytes = 104857600;
     // Kafka's default is -1 (unlimited). 256 MiB keeps a laptop or a small container safe from a
     // burst of large produce requests (each buffered in full before it is handled) while still

@@ -173,6 +173,12 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Deprecated, accepted and ignored as by Kafka 3.x: batches are always stored as "
                 "record batch v2.",
          .member = &BC::log_message_format_version, .check = check_message_format_version},
+        {.key = "log.segment.delete.delay.ms",
+         .default_value = "60000",
+         .doc = "Accepted for compatibility: Kafka waits this long before removing the files of "
+                "a deleted segment; skiff removes them at once (a fetch still reading one keeps "
+                "its open file).",
+         .member = &BC::log_segment_delete_delay_ms, .min = 0},
         {.key = "socket.request.max.bytes",
          .default_value = "104857600",
          .doc = "Largest request the broker reads from a socket.",

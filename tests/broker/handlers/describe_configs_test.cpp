@@ -3,6 +3,7 @@
 // topics, other broker ids and unsupported resource types.
 #include <gtest/gtest.h>
 
+#include "broker/topic_config.h"
 #include "handler_fixture.h"
 #include "protocol/describe_configs.h"
 
@@ -175,6 +176,27 @@ TEST_F(DescribeConfigsTest, DocumentationAndTypesFromV3) {
     req.include_documentation = false;
     auto plain = run(handle_describe_configs, req, 3).results.at(0);
     EXPECT_FALSE(find(plain, "log.message.format.version")->documentation.has_value());
+}
+
+TEST_F(DescribeConfigsTest, FileDeleteDelayIsAcceptedAndSaysItHasNoDelay) {
+    // librdkafka's 0077_compaction creates its topic with file.delete.delay.ms; Kafka's range.
+    create_topic("t", 1, {{"file.delete.delay.ms", "10000"}});
+    DescribeConfigsRequest req;
+    req.resources.push_back({protocol::kResourceTypeTopic, "t", std::nullopt});
+    req.include_documentation = true;
+    auto r = run(handle_describe_configs, req, 3).results.at(0);
+    const auto* delay = find(r, "file.delete.delay.ms");
+    ASSERT_NE(delay, nullptr);
+    EXPECT_EQ(delay->value, "10000");
+    EXPECT_EQ(delay->config_type, static_cast<int8_t>(protocol::ConfigType::long_type));
+    ASSERT_TRUE(delay->documentation.has_value());
+    EXPECT_NE(delay->documentation->find("at once"), std::string::npos);
+    EXPECT_TRUE(invalid_topic_config("file.delete.delay.ms", "-1").has_value());
+
+    req.resources[0] = {protocol::kResourceTypeBroker, "1", std::nullopt};
+    auto b = run(handle_describe_configs, req, 3).results.at(0);
+    ASSERT_NE(find(b, "log.segment.delete.delay.ms"), nullptr);
+    EXPECT_EQ(find(b, "log.segment.delete.delay.ms")->value, "60000");
 }
 
 }  // namespace
