@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <sys/socket.h>
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
 #include <cerrno>
@@ -15,12 +14,12 @@
 #include "broker/request_router.h"
 #include "broker/response_writer.h"
 #include "broker/spawn.h"
+#include "broker/use_tuple.h"
 #include "protocol/frame.h"
 
 namespace skiff::broker {
 namespace {
 
-constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 // Read buffer of a connection that is receiving requests. Big enough for the requests clients
 // send all the time (ApiVersions, Metadata, Fetch, Heartbeat, OffsetCommit are well under 1 KiB)
 // and for several pipelined ones; a frame that does not fit gets a buffer of its own size. It was

@@ -12,9 +12,9 @@
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/use_awaitable.hpp>
 
+#include "broker/use_tuple.h"
 #include "protocol/api_versions.h"
 #include "protocol/protocol.h"
 #include "protocol/wire.h"
@@ -29,7 +29,6 @@ constexpr int32_t kCorrelationId = 1;
 asio::awaitable<void> exchange(asio::ip::tcp::socket& socket,
                                asio::ip::tcp::resolver::results_type endpoints,
                                std::string& verdict) {
-    constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
     auto [ec, _] = co_await asio::async_connect(socket, endpoints, use_tuple);
     if (ec)
         co_return verdict = "cannot connect: " + ec.message(), void();

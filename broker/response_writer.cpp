@@ -3,14 +3,13 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/use_awaitable.hpp>
 #include <cerrno>
 
+#include "broker/use_tuple.h"
+
 namespace skiff::broker {
 namespace {
-
-constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 
 // Sends memory bytes with send(2) on the non-blocking socket, waiting for writability only when
 // the socket buffer is full. `more` (MSG_MORE) is set when a file range follows: the socket has

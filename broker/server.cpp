@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/steady_timer.hpp>
@@ -21,11 +20,11 @@
 #include "broker/connection.h"
 #include "broker/log_throttle.h"
 #include "broker/spawn.h"
+#include "broker/use_tuple.h"
 
 namespace skiff::broker {
 namespace {
 
-constexpr auto use_tuple = asio::experimental::as_tuple(asio::use_awaitable);
 constexpr auto kShutdownGrace = std::chrono::seconds(10);
 // accept(2) failing for want of descriptors or memory leaves the connection in the listen queue,
 // so retrying at once fails again at once: the loop would spin a core and write a log line per

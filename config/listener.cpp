@@ -4,19 +4,12 @@
 #include <charconv>
 #include <set>
 
+#include "config/properties.h"
+
 namespace skiff::config {
 namespace {
 
 constexpr std::string_view kSyntax = "expected NAME://host:port entries separated by commas";
-
-std::string_view trim(std::string_view s) {
-    const auto first = s.find_first_not_of(" \t\r\n\f");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    const auto last = s.find_last_not_of(" \t\r\n\f");
-    return s.substr(first, last - first + 1);
-}
 
 std::string fail(std::string_view entry, std::string_view why) {
     std::string out(kSyntax);

@@ -192,4 +192,13 @@ Expected<std::vector<PropertyEntry>, PropertiesError> parse_properties(std::stri
     return entries;
 }
 
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r\n\f");
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const auto last = s.find_last_not_of(" \t\r\n\f");
+    return s.substr(first, last - first + 1);
+}
+
 }  // namespace skiff::config

@@ -37,4 +37,8 @@ struct PropertiesError {
 // Every key=value in file order; a repeated key appears twice (the later one wins for callers).
 Expected<std::vector<PropertyEntry>, PropertiesError> parse_properties(std::string_view text);
 
+// `s` without leading and trailing whitespace (space, \t, \r, \n, \f): how typed values and
+// list entries are read from a property value.
+std::string_view trim(std::string_view s);
+
 }  // namespace skiff::config

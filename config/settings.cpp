@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "config/properties.h"
+
 namespace skiff::config {
 namespace {
 
@@ -315,15 +317,6 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::log_cleaner_max_compaction_lag_ms, .min = 1},
     };
     // clang-format on
-}
-
-std::string_view trim(std::string_view s) {
-    const auto first = s.find_first_not_of(" \t\r\n\f");
-    if (first == std::string_view::npos) {
-        return {};
-    }
-    const auto last = s.find_last_not_of(" \t\r\n\f");
-    return s.substr(first, last - first + 1);
 }
 
 // Java's Long.parseLong: optional sign, decimal digits, nothing else.

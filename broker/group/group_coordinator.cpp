@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include "broker/error_mapping.h"
 #include "broker/group/consumer_subscription.h"
 #include "broker/spawn.h"
+#include "broker/use_tuple.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker::group {
@@ -87,8 +87,7 @@ void GroupCoordinator::start(const asio::any_io_executor& executor,
         asio::steady_timer timer(executor);
         for (;;) {
             timer.expires_after(std::chrono::milliseconds(kTickMs));
-            auto [ec] =
-                co_await timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+            auto [ec] = co_await timer.async_wait(use_tuple);
             if (ec == asio::error::operation_aborted)
                 co_return;
             tick();

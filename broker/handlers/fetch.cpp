@@ -1,7 +1,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/topic_ids.h"
+#include "broker/use_tuple.h"
 
 namespace skiff::broker {
 namespace {
@@ -160,7 +160,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
            std::chrono::steady_clock::now() < deadline) {
         if (!waiter->woken) {
             waiter->timer.expires_at(deadline);
-            co_await waiter->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+            co_await waiter->timer.async_wait(use_tuple);
         }
         waiter->woken = false;
         pass = read_all(ctx.broker, req, refs, version, resp);

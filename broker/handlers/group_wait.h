@@ -8,7 +8,6 @@
 #pragma once
 
 #include <asio/awaitable.hpp>
-#include <asio/experimental/as_tuple.hpp>
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
@@ -17,6 +16,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+
+#include "broker/use_tuple.h"
 
 namespace skiff::broker {
 
@@ -39,7 +40,7 @@ asio::awaitable<Result> await_group_result(
         });
     });
     while (!slot->result && std::chrono::steady_clock::now() < deadline)
-        co_await slot->timer.async_wait(asio::experimental::as_tuple(asio::use_awaitable));
+        co_await slot->timer.async_wait(use_tuple);
     if (!slot->result)
         co_return on_timeout;
     co_return std::move(*slot->result);

@@ -14,7 +14,8 @@ size_t message_size(int8_t magic, const std::optional<std::span<const std::byte>
            (value ? value->size() : 0);
 }
 
-void put_bytes(std::vector<std::byte>& out, const std::optional<std::span<const std::byte>>& b) {
+void put_legacy_bytes(std::vector<std::byte>& out,
+                      const std::optional<std::span<const std::byte>>& b) {
     std::byte len[4];
     wire::store_be<int32_t>(len, b ? static_cast<int32_t>(b->size()) : -1);
     out.insert(out.end(), len, len + 4);
@@ -37,8 +38,8 @@ void append_message(std::vector<std::byte>& out, int8_t magic, int64_t offset, i
     p[17] = static_cast<std::byte>(attributes);
     if (magic == 1)
         wire::store_be<int64_t>(p + 18, timestamp);
-    put_bytes(out, key);
-    put_bytes(out, value);
+    put_legacy_bytes(out, key);
+    put_legacy_bytes(out, value);
     const auto covered = std::span(out).subspan(start + kLogOverhead + 4);
     wire::store_be<uint32_t>(out.data() + start + kLogOverhead, crc32_ieee(covered));
 }

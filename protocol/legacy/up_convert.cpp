@@ -20,7 +20,8 @@ void put_varint(std::vector<std::byte>& out, int64_t v) {
     out.insert(out.end(), tmp, tmp + n);
 }
 
-void put_bytes(std::vector<std::byte>& out, const std::optional<std::span<const std::byte>>& b) {
+void put_varint_bytes(std::vector<std::byte>& out,
+                      const std::optional<std::span<const std::byte>>& b) {
     if (!b) {
         put_varint(out, -1);
         return;
@@ -68,8 +69,8 @@ Expected<UpConverted, LegacyError> up_convert(std::span<const std::byte> message
         out.push_back(std::byte{0});  // record attributes
         put_varint(out, delta);
         put_varint(out, result.record_count);
-        put_bytes(out, m.key);
-        put_bytes(out, m.value);
+        put_varint_bytes(out, m.key);
+        put_varint_bytes(out, m.value);
         put_varint(out, 0);  // no headers before v2
         ++result.record_count;
     }

@@ -20,13 +20,6 @@ namespace fs = std::filesystem;
 using test::append_batch;
 using test::TempDir;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 TEST(LogManagerTest, RefusesInvalidTopicNames) {
     TempDir dir;
     auto m = LogManager::open(dir.path(), test::small_config(1 << 20, 4096));
@@ -59,8 +52,10 @@ TEST(LogManagerTest, CleanShutdownAndReopen) {
         ASSERT_TRUE((*m)->close());
     }
     EXPECT_TRUE(fs::exists(dir.path() / kCleanShutdownMarker));
-    EXPECT_EQ(slurp(dir.path() / kRecoveryPointCheckpoint), "0\n2\nmy-events 1 1\norders 0 14\n");
-    EXPECT_EQ(slurp(dir.path() / kLogStartOffsetCheckpoint), "0\n2\nmy-events 1 0\norders 0 0\n");
+    EXPECT_EQ(test::read_text(dir.path() / kRecoveryPointCheckpoint),
+              "0\n2\nmy-events 1 1\norders 0 14\n");
+    EXPECT_EQ(test::read_text(dir.path() / kLogStartOffsetCheckpoint),
+              "0\n2\nmy-events 1 0\norders 0 0\n");
 
     auto m = LogManager::open(dir.path(), test::small_config(500, 100));
     ASSERT_TRUE(m);
@@ -103,7 +98,7 @@ TEST(LogManagerTest, RetentionPersistsTheLogStartOffset) {
             append_batch(**log, 1, 150);
         EXPECT_EQ((*m)->run_retention(), 2u);
         EXPECT_EQ((**log).log_start_offset(), 4);
-        EXPECT_EQ(slurp(dir.path() / kLogStartOffsetCheckpoint), "0\n1\nt 0 4\n");
+        EXPECT_EQ(test::read_text(dir.path() / kLogStartOffsetCheckpoint), "0\n1\nt 0 4\n");
     }
     auto m = LogManager::open(dir.path(), config);
     ASSERT_TRUE(m);
@@ -152,7 +147,7 @@ TEST(CheckpointFileTest, RoundTripsKafkasTextFormat) {
     TempDir dir;
     OffsetCheckpoint offsets{{{"a", 0}, 5}, {{"b.c-d", 12}, 1234567890123}};
     ASSERT_TRUE(write_checkpoint(dir.path() / "cp", offsets));
-    EXPECT_EQ(slurp(dir.path() / "cp"), "0\n2\na 0 5\nb.c-d 12 1234567890123\n");
+    EXPECT_EQ(test::read_text(dir.path() / "cp"), "0\n2\na 0 5\nb.c-d 12 1234567890123\n");
     EXPECT_FALSE(fs::exists(dir.path() / "cp.tmp"));
     auto back = read_checkpoint(dir.path() / "cp");
     ASSERT_TRUE(back);

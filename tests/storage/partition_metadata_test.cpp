@@ -18,13 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using test::TempDir;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void put(const fs::path& p, const std::string& text) {
     std::ofstream(p, std::ios::trunc) << text;
 }
@@ -70,7 +63,7 @@ TEST(PartitionMetadataTest, RoundTripAndExactText) {
     EXPECT_FALSE(missing->has_value());
     TopicId id = random_topic_id();
     ASSERT_TRUE(write_partition_metadata(dir.path(), id));
-    EXPECT_EQ(slurp(dir.path() / kPartitionMetadataFile),
+    EXPECT_EQ(test::read_text(dir.path() / kPartitionMetadataFile),
               "version: 0\ntopic_id: " + to_string(id) + "\n");
     auto back = read_partition_metadata(dir.path());
     ASSERT_TRUE(back);
@@ -82,7 +75,7 @@ TEST(PartitionMetadataTest, WriteReplacesAtomicallyAndLeavesNoTemporaryFile) {
     put(dir.path() / kPartitionMetadataFile, "garbage that is longer than the new file's text\n");
     TopicId id = random_topic_id();
     ASSERT_TRUE(write_partition_metadata(dir.path(), id));
-    EXPECT_EQ(slurp(dir.path() / kPartitionMetadataFile),
+    EXPECT_EQ(test::read_text(dir.path() / kPartitionMetadataFile),
               "version: 0\ntopic_id: " + to_string(id) + "\n");
     size_t files = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path()))

@@ -34,13 +34,6 @@ int64_t base_of(const fs::path& file) {
     return *parse_segment_file_name(file.filename().string(), file.extension().string());
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 struct timespec change_time(const fs::path& p) {
     struct stat st {};
     EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
@@ -206,7 +199,7 @@ TEST(RestartTest, CheckpointsAreReplacedAtomicallyAndFollowTheBackgroundFlush) {
     fill(**log);
     const fs::path file = dir.path() / kRecoveryPointCheckpoint;
     ASSERT_TRUE((*m)->checkpoint());
-    EXPECT_EQ(slurp(file), "0\n1\nt 0 0\n");
+    EXPECT_EQ(test::read_text(file), "0\n1\nt 0 0\n");
     struct stat before {};
     ASSERT_EQ(::stat(file.c_str(), &before), 0);
 
@@ -217,7 +210,7 @@ TEST(RestartTest, CheckpointsAreReplacedAtomicallyAndFollowTheBackgroundFlush) {
     ASSERT_TRUE((*m)->checkpoint_recovery_points());
     const int64_t point = (**log).recovery_point();
     EXPECT_GT(point, 0);
-    EXPECT_EQ(slurp(file), "0\n1\nt 0 " + std::to_string(point) + "\n");
+    EXPECT_EQ(test::read_text(file), "0\n1\nt 0 " + std::to_string(point) + "\n");
     // A new file renamed over the old one (never rewritten in place), no temporary left.
     struct stat after {};
     ASSERT_EQ(::stat(file.c_str(), &after), 0);
@@ -225,7 +218,7 @@ TEST(RestartTest, CheckpointsAreReplacedAtomicallyAndFollowTheBackgroundFlush) {
     EXPECT_FALSE(fs::exists(dir.path() / (std::string(kRecoveryPointCheckpoint) + ".tmp")));
     // The log start offsets have their own file and call.
     ASSERT_TRUE((*m)->checkpoint_log_start_offsets());
-    EXPECT_EQ(slurp(dir.path() / kLogStartOffsetCheckpoint), "0\n1\nt 0 0\n");
+    EXPECT_EQ(test::read_text(dir.path() / kLogStartOffsetCheckpoint), "0\n1\nt 0 0\n");
 
     // A crash now: the next open trusts everything below the checkpointed point.
     m->reset();

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include "protocol/crc32c.h"
 #include "storage/big_endian.h"
@@ -98,6 +99,13 @@ AppendResult append_batch(PartitionLog& log, int32_t records, size_t size_bytes,
     auto result = log.append(bytes, *summaries);
     EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().message);
     return result ? *result : AppendResult{};
+}
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 std::vector<std::byte> read_file(const fs::path& path) {

@@ -25,6 +25,8 @@ AppendResult append_batch(PartitionLog& log, int32_t records, size_t size_bytes,
 
 // Every byte of a file.
 std::vector<std::byte> read_file(const std::filesystem::path& path);
+// Every byte of a (text) file, as a string; empty if it cannot be read.
+std::string read_text(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
 // Bytes of a FileSlice.
 std::vector<std::byte> read_slice(const FileSlice& slice);

@@ -14,13 +14,14 @@ using protocol::AlterConfigsRequest;
 using protocol::AlterConfigsResourceResponse;
 using protocol::IncrementalAlterConfigsRequest;
 
-constexpr int16_t kLatest = 1;
+constexpr int16_t kLatestAlterConfigs = 1;
 
 class AlterConfigsTest : public HandlerTest {
   protected:
     AlterConfigsResourceResponse alter(const std::string& topic,
                                        std::vector<protocol::AlterableConfig> configs,
-                                       bool validate_only = false, int16_t version = kLatest,
+                                       bool validate_only = false,
+                                       int16_t version = kLatestAlterConfigs,
                                        int8_t type = protocol::kResourceTypeTopic) {
         AlterConfigsRequest req;
         req.resources.push_back({type, topic, std::move(configs)});
@@ -34,7 +35,8 @@ class AlterConfigsTest : public HandlerTest {
     }
     AlterConfigsResourceResponse incremental(const std::string& topic,
                                              std::vector<protocol::AlterableConfigOp> ops,
-                                             bool validate_only = false, int16_t version = kLatest,
+                                             bool validate_only = false,
+                                             int16_t version = kLatestAlterConfigs,
                                              int8_t type = protocol::kResourceTypeTopic) {
         IncrementalAlterConfigsRequest req;
         req.resources.push_back({type, topic, std::move(ops)});
@@ -110,7 +112,8 @@ TEST_F(AlterConfigsTest, ValidateOnlyChangesNothing) {
 }
 
 TEST_F(AlterConfigsTest, BrokerResourcesAndTheInternalTopicAreRefused) {
-    EXPECT_EQ(alter("1", {{"num.partitions", "3"}}, false, kLatest, protocol::kResourceTypeBroker)
+    EXPECT_EQ(alter("1", {{"num.partitions", "3"}}, false, kLatestAlterConfigs,
+                    protocol::kResourceTypeBroker)
                   .error_code,
               ErrorCode::invalid_request);
     EXPECT_EQ(alter("__consumer_offsets", {{"retention.ms", "1000"}}).error_code,
@@ -153,8 +156,8 @@ TEST_F(AlterConfigsTest, IncrementalRefusals) {
 
     EXPECT_EQ(incremental("missing", {{"retention.ms", protocol::kConfigOpSet, "1"}}).error_code,
               ErrorCode::unknown_topic_or_partition);
-    EXPECT_EQ(incremental("1", {{"num.partitions", protocol::kConfigOpSet, "3"}}, false, kLatest,
-                          protocol::kResourceTypeBroker)
+    EXPECT_EQ(incremental("1", {{"num.partitions", protocol::kConfigOpSet, "3"}}, false,
+                          kLatestAlterConfigs, protocol::kResourceTypeBroker)
                   .error_code,
               ErrorCode::invalid_request);
     EXPECT_EQ(incremental("__consumer_offsets", {{"retention.ms", protocol::kConfigOpSet, "1"}})
@@ -171,7 +174,7 @@ TEST_F(AlterConfigsTest, IncrementalValidateOnlyChangesNothing) {
 
 TEST_F(AlterConfigsTest, EverySupportedVersion) {
     create_topic("t");
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestAlterConfigs; ++v) {
         const std::string ms = std::to_string(1000 + v);
         EXPECT_EQ(alter("t", {{"retention.ms", ms}}, false, v).error_code, ErrorCode::none);
         EXPECT_EQ(

@@ -11,12 +11,13 @@ namespace {
 using protocol::CreatePartitionsRequest;
 using protocol::CreatePartitionsTopicResult;
 
-constexpr int16_t kLatest = 1;
+constexpr int16_t kLatestCreatePartitions = 1;
 
 class CreatePartitionsTest : public HandlerTest {
   protected:
     CreatePartitionsTopicResult grow(const std::string& topic, int32_t count,
-                                     bool validate_only = false, int16_t version = kLatest) {
+                                     bool validate_only = false,
+                                     int16_t version = kLatestCreatePartitions) {
         CreatePartitionsRequest req;
         req.topics.push_back({topic, count, std::nullopt});
         req.validate_only = validate_only;
@@ -68,7 +69,7 @@ TEST_F(CreatePartitionsTest, ManualAssignmentNamingThisBrokerIsAccepted) {
     req.topics.push_back({"t", 3,
                           std::vector<protocol::CreatePartitionsAssignment>{{{config.node_id}},
                                                                             {{config.node_id}}}});
-    auto resp = run(handle_create_partitions, req, kLatest);
+    auto resp = run(handle_create_partitions, req, kLatestCreatePartitions);
     EXPECT_EQ(resp.results[0].error_code, ErrorCode::none);
     EXPECT_EQ(broker().topics().partition_count("t"), 3);
 }
@@ -81,7 +82,7 @@ TEST_F(CreatePartitionsTest, ManualAssignmentNamingOtherBrokersOrTheWrongCountIs
          {Lists{{{self + 1}}}, Lists{{{self, self}}}, Lists{{{self}}, {{self}}}, Lists{}}) {
         CreatePartitionsRequest req;
         req.topics.push_back({"t", 2, assignment});
-        auto resp = run(handle_create_partitions, req, kLatest);
+        auto resp = run(handle_create_partitions, req, kLatestCreatePartitions);
         EXPECT_EQ(resp.results[0].error_code, ErrorCode::invalid_replica_assignment)
             << assignment.size();
     }
@@ -95,9 +96,9 @@ TEST_F(CreatePartitionsTest, TheInternalTopicIsRefused) {
 
 TEST_F(CreatePartitionsTest, EverySupportedVersion) {
     create_topic("t", 1);
-    for (int16_t v = 0; v <= kLatest; ++v)
+    for (int16_t v = 0; v <= kLatestCreatePartitions; ++v)
         EXPECT_EQ(grow("t", 2 + v, false, v).error_code, ErrorCode::none) << "v" << v;
-    EXPECT_EQ(broker().topics().partition_count("t"), 2 + kLatest);
+    EXPECT_EQ(broker().topics().partition_count("t"), 2 + kLatestCreatePartitions);
 }
 
 }  // namespace

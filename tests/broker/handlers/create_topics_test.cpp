@@ -17,7 +17,7 @@ using protocol::CreatableTopic;
 using protocol::CreatableTopicResult;
 using protocol::CreateTopicsRequest;
 
-constexpr int16_t kLatest = 4;
+constexpr int16_t kLatestCreateTopics = 4;
 
 CreatableTopic topic(std::string name, int32_t partitions = 1, int16_t replication_factor = 1) {
     CreatableTopic t;
@@ -31,7 +31,7 @@ class CreateTopicsTest : public HandlerTest {
   protected:
     std::vector<CreatableTopicResult> create(std::vector<CreatableTopic> topics,
                                              bool validate_only = false,
-                                             int16_t version = kLatest) {
+                                             int16_t version = kLatestCreateTopics) {
         CreateTopicsRequest req;
         req.topics = std::move(topics);
         req.validate_only = validate_only;
@@ -163,7 +163,7 @@ TEST_F(CreateTopicsTest, ANameListedTwiceIsRefusedForEveryOccurrence) {
 }
 
 TEST_F(CreateTopicsTest, EverySupportedVersion) {
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestCreateTopics; ++v) {
         const std::string name = "t" + std::to_string(v);
         auto results = create({topic(name, 2)}, false, v);
         ASSERT_EQ(results.size(), 1u);

@@ -10,12 +10,12 @@ namespace {
 
 using protocol::DeleteGroupsRequest;
 
-constexpr int16_t kLatest = 2;
+constexpr int16_t kLatestDeleteGroups = 2;
 
 class DeleteGroupsTest : public GroupHandlerTest {
   protected:
     std::vector<protocol::DeletableGroupResult> remove(std::vector<std::string> groups,
-                                                       int16_t version = kLatest) {
+                                                       int16_t version = kLatestDeleteGroups) {
         DeleteGroupsRequest req;
         req.groups_names = std::move(groups);
         return run(handle_delete_groups, req, version).results;
@@ -83,7 +83,7 @@ TEST_F(DeleteGroupsTest, UnknownGroupAndEachGroupAnswered) {
 }
 
 TEST_F(DeleteGroupsTest, EverySupportedVersion) {
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestDeleteGroups; ++v) {
         const std::string group = "g" + std::to_string(v);
         commit_simple(group);
         EXPECT_EQ(remove({group}, v)[0].error_code, ErrorCode::none) << "v" << v;

@@ -11,12 +11,12 @@ namespace {
 
 using protocol::DeleteTopicsRequest;
 
-constexpr int16_t kLatest = 3;
+constexpr int16_t kLatestDeleteTopics = 3;
 
 class DeleteTopicsTest : public HandlerTest {
   protected:
     std::vector<protocol::DeletableTopicResult> remove(std::vector<std::string> names,
-                                                       int16_t version = kLatest) {
+                                                       int16_t version = kLatestDeleteTopics) {
         DeleteTopicsRequest req;
         req.topic_names = std::move(names);
         req.timeout_ms = 1000;
@@ -68,7 +68,7 @@ TEST_F(DeleteTopicsTest, TheInternalTopicIsRefused) {
 }
 
 TEST_F(DeleteTopicsTest, EverySupportedVersion) {
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestDeleteTopics; ++v) {
         create_topic("t");
         EXPECT_EQ(remove({"t"}, v)[0].error_code, ErrorCode::none) << "v" << v;
         EXPECT_FALSE(broker().topics().partition_count("t")) << "v" << v;

@@ -15,13 +15,14 @@ using protocol::DescribeConfigsRequest;
 using protocol::DescribeConfigsResourceResult;
 using protocol::DescribeConfigsResult;
 
-constexpr int16_t kLatest = 3;
+constexpr int16_t kLatestDescribeConfigs = 3;
 
 class DescribeConfigsTest : public HandlerTest {
   protected:
     DescribeConfigsResult describe(int8_t type, const std::string& name,
                                    std::optional<std::vector<std::string>> keys = std::nullopt,
-                                   bool synonyms = false, int16_t version = kLatest) {
+                                   bool synonyms = false,
+                                   int16_t version = kLatestDescribeConfigs) {
         DescribeConfigsRequest req;
         req.resources.push_back({type, name, std::move(keys)});
         req.include_synonyms = synonyms;
@@ -134,7 +135,7 @@ TEST_F(DescribeConfigsTest, AnotherBrokerOrResourceTypeIsInvalidRequest) {
 
 TEST_F(DescribeConfigsTest, EverySupportedVersion) {
     create_topic("t", 1, {{"retention.ms", "1000"}});
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestDescribeConfigs; ++v) {
         auto r = describe(protocol::kResourceTypeTopic, "t",
                           std::vector<std::string>{"retention.ms"}, v >= 1, v);
         EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;

@@ -9,12 +9,12 @@ namespace {
 
 using protocol::DescribeGroupsRequest;
 
-constexpr int16_t kLatest = 6;
+constexpr int16_t kLatestDescribeGroups = 6;
 
 class DescribeGroupsTest : public GroupHandlerTest {
   protected:
     std::vector<protocol::DescribedGroup> describe(std::vector<std::string> groups,
-                                                   int16_t version = kLatest) {
+                                                   int16_t version = kLatestDescribeGroups) {
         DescribeGroupsRequest req;
         req.groups = std::move(groups);
         return run(handle_describe_groups, req, version).groups;
@@ -90,7 +90,7 @@ TEST_F(DescribeGroupsTest, EmptyAfterTheLastMemberLeftAndForOffsetsOnly) {
 
 TEST_F(DescribeGroupsTest, EverySupportedVersion) {
     stable_member("g");
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestDescribeGroups; ++v) {
         auto groups = describe({"g"}, v);
         ASSERT_EQ(groups.size(), 1u) << "v" << v;
         EXPECT_EQ(groups[0].group_state, "Stable") << "v" << v;

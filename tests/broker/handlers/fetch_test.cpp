@@ -19,7 +19,7 @@ using protocol::FetchResponse;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-constexpr int16_t kLatest = 12;
+constexpr int16_t kLatestFetch = 12;
 
 struct PartitionAsk {
     int32_t partition = 0;
@@ -65,7 +65,7 @@ class FetchTest : public HandlerTest {
         ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
     }
     protocol::PartitionData fetch_one(const std::string& topic, PartitionAsk ask,
-                                      int16_t version = kLatest) {
+                                      int16_t version = kLatestFetch) {
         auto resp = run(handle_fetch, request_for(topic, {ask}), version);
         EXPECT_EQ(resp.error_code, ErrorCode::none);
         if (resp.responses.size() != 1 || resp.responses[0].partitions.size() != 1)
@@ -178,7 +178,7 @@ TEST_F(FetchTest, ResponseMaxBytesIsSharedAcrossPartitions) {
     produce("t", 0, 2);
     produce("t", 1, 2);
     auto resp =
-        run(handle_fetch, request_for("t", {{0, 0}, {1, 0}}, 0, 0, /*max_bytes=*/1), kLatest);
+        run(handle_fetch, request_for("t", {{0, 0}, {1, 0}}, 0, 0, /*max_bytes=*/1), kLatestFetch);
     ASSERT_EQ(resp.responses.size(), 1u);
     ASSERT_EQ(resp.responses[0].partitions.size(), 2u);
     const auto& p0 = resp.responses[0].partitions[0];
@@ -194,7 +194,7 @@ TEST_F(FetchTest, LongPollWithoutDataReturnsEmptyAfterMaxWait) {
     create_topic("t");
     const auto started = steady_clock::now();
     auto resp = run(handle_fetch, request_for("t", {{0, 0}}, /*max_wait_ms=*/150, /*min_bytes=*/1),
-                    kLatest);
+                    kLatestFetch);
     const auto waited = steady_clock::now() - started;
     EXPECT_GE(waited, milliseconds(140));
     EXPECT_LT(waited, milliseconds(5000));
@@ -206,8 +206,9 @@ TEST_F(FetchTest, LongPollWithoutDataReturnsEmptyAfterMaxWait) {
 TEST_F(FetchTest, LongPollIsWokenByAProduce) {
     create_topic("t");
     const auto started = steady_clock::now();
-    auto fetch = start(handle_fetch,
-                       request_for("t", {{0, 0}}, /*max_wait_ms=*/10000, /*min_bytes=*/1), kLatest);
+    auto fetch =
+        start(handle_fetch, request_for("t", {{0, 0}}, /*max_wait_ms=*/10000, /*min_bytes=*/1),
+              kLatestFetch);
     auto batch = make_batch(3);
     protocol::ProduceRequest produce_req;
     produce_req.acks = 1;
@@ -225,14 +226,14 @@ TEST_F(FetchTest, LongPollIsWokenByAProduce) {
 
 TEST_F(FetchTest, AnErrorIsAnsweredAtOnceWithoutWaiting) {
     const auto started = steady_clock::now();
-    auto resp = run(handle_fetch, request_for("missing", {{0, 0}}, 10000, 1), kLatest);
+    auto resp = run(handle_fetch, request_for("missing", {{0, 0}}, 10000, 1), kLatestFetch);
     EXPECT_LT(steady_clock::now() - started, milliseconds(5000));
     EXPECT_EQ(resp.responses[0].partitions[0].error_code, ErrorCode::unknown_topic_or_partition);
 }
 
 TEST_F(FetchTest, EverySupportedVersion) {
     three_batches("t");
-    for (int16_t v = 4; v <= kLatest; ++v) {
+    for (int16_t v = 4; v <= kLatestFetch; ++v) {
         auto p = fetch_one("t", {0, 2}, v);
         EXPECT_EQ(p.error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(base_offsets(p), (std::vector<int64_t>{2, 5})) << "v" << v;
@@ -261,7 +262,8 @@ class FetchIsolationTest : public FetchTest {
         ASSERT_TRUE(log().append_marker({pid, 0, 0, commit, -1}));
     }
     storage::PartitionLog& log() { return *broker().logs().get({"t", 0}); }
-    protocol::PartitionData fetch(int64_t offset, int8_t isolation, int16_t version = kLatest) {
+    protocol::PartitionData fetch(int64_t offset, int8_t isolation,
+                                  int16_t version = kLatestFetch) {
         auto req = request_for("t", {{0, offset}});
         req.isolation_level = isolation;
         auto resp = run(handle_fetch, req, version);

@@ -9,11 +9,12 @@ namespace {
 
 using protocol::HeartbeatRequest;
 
-constexpr int16_t kLatest = 4;
+constexpr int16_t kLatestHeartbeat = 4;
 
 class HeartbeatTest : public GroupHandlerTest {
   protected:
-    ErrorCode heartbeat(const std::string& group, const Member& m, int16_t version = kLatest) {
+    ErrorCode heartbeat(const std::string& group, const Member& m,
+                        int16_t version = kLatestHeartbeat) {
         HeartbeatRequest req;
         req.group_id = group;
         req.generation_id = m.generation;
@@ -47,7 +48,7 @@ TEST_F(HeartbeatTest, RebalanceInProgressWhileAnotherMemberJoins) {
     req.group_id = "g";
     req.generation_id = leader.generation;
     req.member_id = leader.id;
-    auto hb = start(handle_heartbeat, req, kLatest);
+    auto hb = start(handle_heartbeat, req, kLatestHeartbeat);
     auto lj = start(handle_join_group, join_request("g", leader.id), kJoinVersion);
     drive();
     ASSERT_TRUE(hb->response);
@@ -60,7 +61,7 @@ TEST_F(HeartbeatTest, RebalanceInProgressWhileAnotherMemberJoins) {
 
 TEST_F(HeartbeatTest, EverySupportedVersion) {
     Member m = stable_member("g");
-    for (int16_t v = 0; v <= kLatest; ++v)
+    for (int16_t v = 0; v <= kLatestHeartbeat; ++v)
         EXPECT_EQ(heartbeat("g", m, v), ErrorCode::none) << "v" << v;
 }
 

@@ -14,14 +14,14 @@ namespace {
 
 using protocol::InitProducerIdRequest;
 
-constexpr int16_t kLatest = 4;
+constexpr int16_t kLatestInitProducerId = 4;
 
 using InitProducerIdTest = HandlerTest;
 
 TEST_F(InitProducerIdTest, AFreshIdWithEpochZeroEveryTime) {
     std::set<int64_t> ids;
     for (int i = 0; i < 3; ++i) {
-        auto r = run(handle_init_producer_id, InitProducerIdRequest{}, kLatest);
+        auto r = run(handle_init_producer_id, InitProducerIdRequest{}, kLatestInitProducerId);
         EXPECT_EQ(r.error_code, ErrorCode::none);
         EXPECT_GE(r.producer_id, 0);
         EXPECT_EQ(r.producer_epoch, 0);
@@ -32,7 +32,7 @@ TEST_F(InitProducerIdTest, AFreshIdWithEpochZeroEveryTime) {
 }
 
 TEST_F(InitProducerIdTest, AnIdAndEpochInTheRequestAreNotHonoured) {
-    auto first = run(handle_init_producer_id, InitProducerIdRequest{}, kLatest);
+    auto first = run(handle_init_producer_id, InitProducerIdRequest{}, kLatestInitProducerId);
     ASSERT_EQ(first.error_code, ErrorCode::none);
     for (int16_t v : {int16_t{3}, int16_t{4}}) {
         for (auto [id, epoch] :
@@ -53,12 +53,12 @@ TEST_F(InitProducerIdTest, ATransactionalIdKeepsItsProducerIdAndBumpsTheEpoch) {
     InitProducerIdRequest req;
     req.transactional_id = "tx-1";
     req.transaction_timeout_ms = 60000;
-    auto first = run(handle_init_producer_id, req, kLatest);
+    auto first = run(handle_init_producer_id, req, kLatestInitProducerId);
     EXPECT_EQ(first.error_code, ErrorCode::none);
     EXPECT_GE(first.producer_id, 0);
     EXPECT_EQ(first.producer_epoch, 0);
     EXPECT_TRUE(broker().producer_ids().issued(first.producer_id));
-    auto second = run(handle_init_producer_id, req, kLatest);
+    auto second = run(handle_init_producer_id, req, kLatestInitProducerId);
     EXPECT_EQ(second.error_code, ErrorCode::none);
     EXPECT_EQ(second.producer_id, first.producer_id);
     EXPECT_EQ(second.producer_epoch, 1);
@@ -69,7 +69,7 @@ TEST_F(InitProducerIdTest, ATimeoutAboveTheMaximumIsRefused) {
     InitProducerIdRequest req;
     req.transactional_id = "tx-1";
     req.transaction_timeout_ms = 60001;
-    auto r = run(handle_init_producer_id, req, kLatest);
+    auto r = run(handle_init_producer_id, req, kLatestInitProducerId);
     EXPECT_EQ(r.error_code, ErrorCode::invalid_transaction_timeout);
     EXPECT_EQ(r.producer_id, -1);
     EXPECT_EQ(r.producer_epoch, -1);
@@ -80,7 +80,7 @@ TEST_F(InitProducerIdTest, AnEmptyTransactionalIdIsInvalid) {
     InitProducerIdRequest req;
     req.transactional_id = "";
     req.transaction_timeout_ms = 60000;
-    auto r = run(handle_init_producer_id, req, kLatest);
+    auto r = run(handle_init_producer_id, req, kLatestInitProducerId);
     EXPECT_EQ(r.error_code, ErrorCode::invalid_request);
     EXPECT_EQ(r.producer_id, -1);
 }
@@ -90,9 +90,10 @@ TEST_F(InitProducerIdTest, AStaleExpectedEpochIsFencedPerVersion) {
     InitProducerIdRequest req;
     req.transactional_id = "tx-1";
     req.transaction_timeout_ms = 60000;
-    auto first = run(handle_init_producer_id, req, kLatest);
-    run(handle_init_producer_id, req, kLatest);  // epoch 1
-    run(handle_init_producer_id, req, kLatest);  // epoch 2: epoch 0 is neither current nor last
+    auto first = run(handle_init_producer_id, req, kLatestInitProducerId);
+    run(handle_init_producer_id, req, kLatestInitProducerId);  // epoch 1
+    run(handle_init_producer_id, req,
+        kLatestInitProducerId);  // epoch 2: epoch 0 is neither current nor last
     req.producer_id = first.producer_id;
     req.producer_epoch = first.producer_epoch;
     EXPECT_EQ(run(handle_init_producer_id, req, 4).error_code, ErrorCode::producer_fenced);
@@ -100,7 +101,7 @@ TEST_F(InitProducerIdTest, AStaleExpectedEpochIsFencedPerVersion) {
 }
 
 TEST_F(InitProducerIdTest, IdsAreNotReusedAfterARestartOfTheAllocator) {
-    auto before = run(handle_init_producer_id, InitProducerIdRequest{}, kLatest);
+    auto before = run(handle_init_producer_id, InitProducerIdRequest{}, kLatestInitProducerId);
     // A second allocator over the same log dir (what a restarted broker would build).
     ProducerIdAllocator restarted(broker().logs().log_dir());
     EXPECT_TRUE(restarted.issued(before.producer_id));

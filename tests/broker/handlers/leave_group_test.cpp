@@ -9,7 +9,7 @@ namespace {
 
 using protocol::LeaveGroupRequest;
 
-constexpr int16_t kLatest = 5;
+constexpr int16_t kLatestLeaveGroup = 5;
 
 using LeaveGroupTest = GroupHandlerTest;
 
@@ -40,7 +40,7 @@ TEST_F(LeaveGroupTest, OneMemberBeforeV3) {
 
 TEST_F(LeaveGroupTest, EachMemberAnsweredFromV3) {
     Member m = stable_member("g");
-    auto r = run(handle_leave_group, leave_batch("g", {m.id, "made-up"}), kLatest);
+    auto r = run(handle_leave_group, leave_batch("g", {m.id, "made-up"}), kLatestLeaveGroup);
     EXPECT_EQ(r.error_code, ErrorCode::none);
     ASSERT_EQ(r.members.size(), 2u);
     EXPECT_EQ(r.members[0].member_id, m.id);
@@ -53,7 +53,7 @@ TEST_F(LeaveGroupTest, EachMemberAnsweredFromV3) {
 TEST_F(LeaveGroupTest, UnknownGroup) {
     EXPECT_EQ(run(handle_leave_group, leave_one("missing", "m"), 0).error_code,
               ErrorCode::unknown_member_id);
-    auto r = run(handle_leave_group, leave_batch("missing", {"m"}), kLatest);
+    auto r = run(handle_leave_group, leave_batch("missing", {"m"}), kLatestLeaveGroup);
     EXPECT_EQ(r.error_code, ErrorCode::none);
     ASSERT_EQ(r.members.size(), 1u);
     EXPECT_EQ(r.members[0].error_code, ErrorCode::unknown_member_id);
@@ -69,7 +69,7 @@ TEST_F(LeaveGroupTest, APendingMemberIdMayLeave) {
 }
 
 TEST_F(LeaveGroupTest, EverySupportedVersion) {
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestLeaveGroup; ++v) {
         const std::string group = "g" + std::to_string(v);
         Member m = stable_member(group);
         auto r =

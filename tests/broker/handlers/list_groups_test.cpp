@@ -11,12 +11,12 @@ namespace {
 
 using protocol::ListGroupsRequest;
 
-constexpr int16_t kLatest = 5;
+constexpr int16_t kLatestListGroups = 5;
 
 class ListGroupsTest : public GroupHandlerTest {
   protected:
     std::vector<protocol::ListedGroup> list(std::vector<std::string> states = {},
-                                            int16_t version = kLatest,
+                                            int16_t version = kLatestListGroups,
                                             std::vector<std::string> types = {}) {
         ListGroupsRequest req;
         req.states_filter = std::move(states);
@@ -83,7 +83,7 @@ TEST_F(ListGroupsTest, EveryGroupIsClassicAndTheTypeFilterIsCaseInsensitive) {
 
 TEST_F(ListGroupsTest, EverySupportedVersion) {
     two_groups();
-    for (int16_t v = 0; v <= kLatest; ++v)
+    for (int16_t v = 0; v <= kLatestListGroups; ++v)
         EXPECT_EQ(list({}, v).size(), 2u) << "v" << v;
 }
 

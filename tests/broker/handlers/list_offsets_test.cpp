@@ -13,7 +13,7 @@ namespace {
 using protocol::ListOffsetsPartitionResponse;
 using protocol::ListOffsetsRequest;
 
-constexpr int16_t kLatest = 10;
+constexpr int16_t kLatestListOffsets = 10;
 
 class ListOffsetsTest : public HandlerTest {
   protected:
@@ -28,7 +28,7 @@ class ListOffsetsTest : public HandlerTest {
         ASSERT_EQ(resp.responses[0].partition_responses[0].error_code, ErrorCode::none);
     }
     ListOffsetsPartitionResponse list(const std::string& topic, int32_t partition,
-                                      int64_t timestamp, int16_t version = kLatest) {
+                                      int64_t timestamp, int16_t version = kLatestListOffsets) {
         ListOffsetsRequest req;
         req.topics.push_back({topic, {{partition, -1, timestamp, 1}}});
         auto resp = run(handle_list_offsets, req, version);
@@ -184,7 +184,7 @@ TEST_F(ListOffsetsTest, UnknownTopicOrPartition) {
 
 TEST_F(ListOffsetsTest, EverySupportedVersion) {
     three_batches();
-    for (int16_t v = 1; v <= kLatest; ++v) {
+    for (int16_t v = 1; v <= kLatestListOffsets; ++v) {
         EXPECT_EQ(list("t", 0, protocol::kListOffsetsLatest, v).offset, 6) << "v" << v;
         EXPECT_EQ(list("t", 0, protocol::kListOffsetsEarliest, v).offset, 0) << "v" << v;
         EXPECT_EQ(list("t", 0, 1900, v).offset, 2) << "v" << v;
@@ -212,16 +212,16 @@ TEST_F(ListOffsetsTest, ReadCommittedLatestIsTheLastStableOffset) {
         req.topics.push_back({"t", {{0, -1, timestamp, 1}}});
         return run(handle_list_offsets, req, version).topics.at(0).partitions.at(0);
     };
-    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, kLatest).offset, 6);
-    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 0, kLatest).offset, 8);
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, kLatestListOffsets).offset, 6);
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 0, kLatestListOffsets).offset, 8);
     EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, 1).offset, 8);  // v1 has no isolation level
-    EXPECT_EQ(ask(5000, 1, kLatest).offset, -1);                   // only in the open txn
-    EXPECT_EQ(ask(5000, 0, kLatest).offset, 6);
+    EXPECT_EQ(ask(5000, 1, kLatestListOffsets).offset, -1);        // only in the open txn
+    EXPECT_EQ(ask(5000, 0, kLatestListOffsets).offset, 6);
     // The max timestamp (5001) is in the open transaction: not found, as in Kafka.
-    EXPECT_EQ(ask(protocol::kListOffsetsMaxTimestamp, 1, kLatest).offset, -1);
+    EXPECT_EQ(ask(protocol::kListOffsetsMaxTimestamp, 1, kLatestListOffsets).offset, -1);
     ASSERT_TRUE(log.append_marker({3, 0, 0, true, -1}));
-    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, kLatest).offset, 9);
-    EXPECT_EQ(ask(5000, 1, kLatest).offset, 6);
+    EXPECT_EQ(ask(protocol::kListOffsetsLatest, 1, kLatestListOffsets).offset, 9);
+    EXPECT_EQ(ask(5000, 1, kLatestListOffsets).offset, 6);
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ namespace {
 using protocol::MetadataRequest;
 using protocol::MetadataResponse;
 
-constexpr int16_t kLatest = 12;
+constexpr int16_t kLatestMetadata = 12;
 
 MetadataRequest named(std::vector<std::string> names, bool allow_auto_create = true) {
     MetadataRequest req;
@@ -42,7 +42,7 @@ using MetadataTest = HandlerTest;
 TEST_F(MetadataTest, AllTopicsWithThisBrokerLeadingEveryPartition) {
     create_topic("b", 2);
     create_topic("a", 1);
-    auto resp = run(handle_metadata, MetadataRequest{.topics = std::nullopt}, kLatest);
+    auto resp = run(handle_metadata, MetadataRequest{.topics = std::nullopt}, kLatestMetadata);
     ASSERT_EQ(resp.brokers.size(), 1u);
     EXPECT_EQ(resp.brokers[0].node_id, 1);
     EXPECT_EQ(resp.brokers[0].host, "127.0.0.1");
@@ -70,7 +70,7 @@ TEST_F(MetadataTest, AllTopicsWithThisBrokerLeadingEveryPartition) {
 TEST_F(MetadataTest, AdvertisesTheConfiguredListener) {
     config.node_id = 7;
     config.advertised_listeners = {config::Listener{"PLAINTEXT", "broker.example", 19092}};
-    auto resp = run(handle_metadata, MetadataRequest{.topics = std::nullopt}, kLatest);
+    auto resp = run(handle_metadata, MetadataRequest{.topics = std::nullopt}, kLatestMetadata);
     ASSERT_EQ(resp.brokers.size(), 1u);
     EXPECT_EQ(resp.brokers[0].node_id, 7);
     EXPECT_EQ(resp.brokers[0].host, "broker.example");
@@ -82,13 +82,13 @@ TEST_F(MetadataTest, EmptyListMeansAllTopicsAtV0AndNoneFromV1) {
     create_topic("a");
     EXPECT_EQ(names_of(run(handle_metadata, named({}), 0)), std::vector<std::string>{"a"});
     EXPECT_TRUE(run(handle_metadata, named({}), 1).topics.empty());
-    EXPECT_TRUE(run(handle_metadata, named({}), kLatest).topics.empty());
+    EXPECT_TRUE(run(handle_metadata, named({}), kLatestMetadata).topics.empty());
 }
 
 TEST_F(MetadataTest, NamedTopicsInRequestOrderAndTheInternalTopicByName) {
     create_topic("a", 3);
     create_topic("b");
-    auto resp = run(handle_metadata, named({"b", "__consumer_offsets", "a"}), kLatest);
+    auto resp = run(handle_metadata, named({"b", "__consumer_offsets", "a"}), kLatestMetadata);
     ASSERT_EQ(names_of(resp), (std::vector<std::string>{"b", "__consumer_offsets", "a"}));
     EXPECT_EQ(resp.topics[0].partitions.size(), 1u);
     EXPECT_TRUE(resp.topics[1].is_internal);
@@ -98,7 +98,7 @@ TEST_F(MetadataTest, NamedTopicsInRequestOrderAndTheInternalTopicByName) {
 
 TEST_F(MetadataTest, AutoCreatesAnUnknownTopicWithTheDefaultPartitionCount) {
     config.num_partitions = 3;
-    auto resp = run(handle_metadata, named({"fresh"}), kLatest);
+    auto resp = run(handle_metadata, named({"fresh"}), kLatestMetadata);
     ASSERT_EQ(resp.topics.size(), 1u);
     EXPECT_EQ(resp.topics[0].error_code, ErrorCode::none);
     EXPECT_EQ(resp.topics[0].partitions.size(), 3u);
@@ -112,7 +112,7 @@ TEST_F(MetadataTest, AFailedAutoCreationIsRolledBackAndAnsweredLeaderNotAvailabl
     const std::filesystem::path dir(config.log_dir);
     std::ofstream(dir / "fresh-3") << "in the way";  // partition 3 cannot be created
     for (int i = 0; i < 3; ++i) {  // the second and third are answered from the back-off
-        auto resp = run(handle_metadata, named({"fresh"}), kLatest);
+        auto resp = run(handle_metadata, named({"fresh"}), kLatestMetadata);
         ASSERT_EQ(resp.topics.size(), 1u);
         EXPECT_EQ(resp.topics[0].error_code, ErrorCode::leader_not_available);
         EXPECT_TRUE(resp.topics[0].partitions.empty());
@@ -121,14 +121,14 @@ TEST_F(MetadataTest, AFailedAutoCreationIsRolledBackAndAnsweredLeaderNotAvailabl
             EXPECT_FALSE(std::filesystem::exists(dir / ("fresh-" + std::to_string(p))));
     }
     // Another topic is created as usual meanwhile.
-    auto other = run(handle_metadata, named({"other"}), kLatest);
+    auto other = run(handle_metadata, named({"other"}), kLatestMetadata);
     EXPECT_EQ(other.topics[0].error_code, ErrorCode::none);
     EXPECT_EQ(broker().topics().partition_count("other"), 4);
 }
 
 TEST_F(MetadataTest, NoAutoCreationWhenTheBrokerDisablesIt) {
     config.auto_create_topics_enable = false;
-    auto resp = run(handle_metadata, named({"fresh"}), kLatest);
+    auto resp = run(handle_metadata, named({"fresh"}), kLatestMetadata);
     ASSERT_EQ(resp.topics.size(), 1u);
     EXPECT_EQ(resp.topics[0].error_code, ErrorCode::unknown_topic_or_partition);
     EXPECT_TRUE(resp.topics[0].partitions.empty());
@@ -145,7 +145,8 @@ TEST_F(MetadataTest, NoAutoCreationWhenTheV4RequestFlagIsOff) {
 }
 
 TEST_F(MetadataTest, InvalidTopicNameIsInvalidTopicException) {
-    auto resp = run(handle_metadata, named({"bad name", "..", std::string(250, 'x')}), kLatest);
+    auto resp =
+        run(handle_metadata, named({"bad name", "..", std::string(250, 'x')}), kLatestMetadata);
     ASSERT_EQ(resp.topics.size(), 3u);
     for (const auto& t : resp.topics)
         EXPECT_EQ(t.error_code, ErrorCode::invalid_topic_exception) << t.name.value_or("");
@@ -154,7 +155,7 @@ TEST_F(MetadataTest, InvalidTopicNameIsInvalidTopicException) {
 
 TEST_F(MetadataTest, InvalidTopicNameWithoutAutoCreation) {
     config.auto_create_topics_enable = false;
-    auto resp = run(handle_metadata, named({"bad name", "fine"}), kLatest);
+    auto resp = run(handle_metadata, named({"bad name", "fine"}), kLatestMetadata);
     ASSERT_EQ(resp.topics.size(), 2u);
     EXPECT_EQ(resp.topics[0].error_code, ErrorCode::invalid_topic_exception);
     EXPECT_EQ(resp.topics[1].error_code, ErrorCode::unknown_topic_or_partition);
@@ -220,7 +221,7 @@ TEST_F(MetadataTest, NeitherNameNorIdIsUnknownTopicId) {
 
 TEST_F(MetadataTest, EverySupportedVersion) {
     create_topic("a", 2);
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestMetadata; ++v) {
         auto resp = run(handle_metadata, named({"a"}), v);
         ASSERT_EQ(resp.topics.size(), 1u) << "v" << v;
         EXPECT_EQ(resp.topics[0].error_code, ErrorCode::none) << "v" << v;

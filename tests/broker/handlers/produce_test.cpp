@@ -21,7 +21,7 @@ namespace {
 using protocol::ProduceRequest;
 using protocol::ProduceResponse;
 
-constexpr int16_t kLatest = 9;
+constexpr int16_t kLatestProduce = 9;
 
 ProduceRequest request_for(const std::string& topic, int32_t partition,
                            const std::vector<std::byte>& records, int16_t acks = -1) {
@@ -52,7 +52,8 @@ class ProduceTest : public HandlerTest {
     }
     protocol::PartitionProduceResponse produce(const std::string& topic, int32_t partition,
                                                const std::vector<std::byte>& records,
-                                               int16_t acks = -1, int16_t version = kLatest) {
+                                               int16_t acks = -1,
+                                               int16_t version = kLatestProduce) {
         return only_partition(
             run(handle_produce, request_for(topic, partition, records, acks), version));
     }
@@ -86,7 +87,7 @@ TEST_F(ProduceTest, EveryPartitionOfARequestIsAnsweredInOrder) {
     ProduceRequest req = request_for("a", 0, batch);
     req.topic_data[0].partition_data.push_back({1, std::span<const std::byte>(batch)});
     req.topic_data[0].partition_data.push_back({7, std::span<const std::byte>(batch)});
-    auto resp = run(handle_produce, req, kLatest);
+    auto resp = run(handle_produce, req, kLatestProduce);
     ASSERT_EQ(resp.responses.size(), 1u);
     const auto& parts = resp.responses[0].partition_responses;
     ASSERT_EQ(parts.size(), 3u);
@@ -163,7 +164,7 @@ TEST_F(ProduceTest, TruncatedOrMissingRecordsAreCorruptMessage) {
 
     ProduceRequest null_records = request_for("t", 0, {});
     null_records.topic_data[0].partition_data[0].records.reset();
-    EXPECT_EQ(only_partition(run(handle_produce, null_records, kLatest)).error_code,
+    EXPECT_EQ(only_partition(run(handle_produce, null_records, kLatestProduce)).error_code,
               ErrorCode::corrupt_message);
     EXPECT_EQ(high_watermark("t"), 0);
 }
@@ -322,7 +323,7 @@ TEST_F(ProduceTest, TransactionalBatchIsRefused) {
 TEST_F(ProduceTest, EveryVersionDecodesAndIsAnswered) {
     create_topic("t");
     int64_t expected = 0;
-    for (int16_t v = 0; v <= kLatest; ++v) {
+    for (int16_t v = 0; v <= kLatestProduce; ++v) {
         auto r = produce("t", 0, make_batch(1), -1, v);
         EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(r.base_offset, expected++) << "v" << v;
