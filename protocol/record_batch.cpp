@@ -101,10 +101,10 @@ Expected<BatchHeader, BatchError> check_batch_framing(std::span<const std::byte>
         return unexpected(error(BatchErrc::invalid_codec, "unknown compression codec " +
                                                               std::to_string(h.attributes & 0x07)));
     // LastOffsetDelta is RecordsCount - 1 for batches as producers build them. Compacted batches
-    // may have fewer records than the delta spans, never more; an empty batch is only legal
-    // after compaction, which skiff does not produce and producers never send.
-    if (h.records_count <= 0 || h.last_offset_delta < 0 ||
-        h.records_count - 1 > h.last_offset_delta)
+    // may have fewer records than the delta spans, never more, and may have none: the cleaner
+    // keeps an idempotent producer's last batch as an empty one (its sequence and epoch).
+    // validate_batches, the check of batches clients send, refuses empty batches.
+    if (h.records_count < 0 || h.last_offset_delta < 0 || h.records_count - 1 > h.last_offset_delta)
         return unexpected(error(BatchErrc::invalid_count,
                                 "record batch count " + std::to_string(h.records_count) +
                                     " inconsistent with last offset delta " +
@@ -145,6 +145,10 @@ Expected<void, BatchError> validate_batches(std::span<const std::byte> records,
             e.position = pos;
             return unexpected(std::move(e));
         }
+        if (h->records_count == 0)
+            return unexpected(BatchError{BatchErrc::invalid_count, pos,
+                                         "record batch holds no records (only the log cleaner "
+                                         "writes empty batches)"});
         out.push_back(summarize(*h));
         pos += h->size_bytes();
     }

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "protocol/wire.h"
 #include "storage/big_endian.h"
 #include "storage/cleaner/offset_map.h"
+#include "storage/control_batch.h"
 #include "storage/log_file.h"
 #include "storage/mapped_index.h"
 #include "storage/offset_index.h"
@@ -358,6 +360,50 @@ Expected<void, StorageError> rebuild_batch(std::span<const std::byte> batch,
     return {};
 }
 
+// The header of `batch` alone as an empty batch (Kafka's writeEmptyHeader): the same base
+// offset, last offset delta, producer id, epoch, base sequence and attributes, no records, both
+// timestamps the batch's max timestamp. What the cleaner leaves of an idempotent producer's last
+// batch when all its records go, so that its sequence and epoch survive a rebuild of the producer
+// state from the log.
+void empty_batch(std::span<const std::byte> batch, const protocol::BatchHeader& h,
+                 std::vector<std::byte>& out) {
+    out.assign(batch.begin(), batch.begin() + static_cast<ptrdiff_t>(protocol::kBatchHeaderSize));
+    store_be<int32_t>(out.data() + 8, static_cast<int32_t>(protocol::kBatchHeaderSize -
+                                                           protocol::kBatchLogOverhead));
+    // No records, so no codec: attributes keep timestamp type, transactional and control bits.
+    store_be<int16_t>(out.data() + protocol::kBatchAttributesOffset,
+                      static_cast<int16_t>(h.attributes & ~int16_t{0x07}));
+    store_be<int64_t>(out.data() + 27, h.max_timestamp);  // FirstTimestamp
+    store_be<int32_t>(out.data() + 57, 0);
+    const uint32_t crc =
+        protocol::crc32c(std::span<const std::byte>(out).subspan(protocol::kBatchAttributesOffset));
+    store_be<uint32_t>(out.data() + protocol::kBatchCrcOffset, crc);
+}
+
+// Kafka's CleanedTransactionMetadata, over the whole pass (every group, in offset order from the
+// log start, so a transaction whose records and marker lie in different groups is seen whole):
+// which transaction markers may go. A COMMIT marker may go when no record of its transaction
+// remains before it; an ABORT marker when its transaction's records were all removed by an
+// earlier pass (this pass removed none), so that its .txnindex entry is no longer needed.
+class TxnMarkers {
+  public:
+    // A transactional data batch kept (committed) or removed (aborted).
+    void data_batch(int64_t producer_id, bool aborted) {
+        (aborted ? aborted_seen_ : committed_open_).insert(producer_id);
+    }
+    // A marker read: whether it may be removed (at the delete horizon).
+    bool marker_may_go(int64_t producer_id, std::optional<ControlType> type) {
+        const bool committed_seen = committed_open_.erase(producer_id) > 0;
+        const bool aborted_seen = aborted_seen_.erase(producer_id) > 0;
+        if (!type)
+            return true;  // an empty control batch: already cleaned
+        return *type == ControlType::commit ? !committed_seen : !aborted_seen;
+    }
+
+  private:
+    std::set<int64_t> committed_open_, aborted_seen_;
+};
+
 // One pass's state.
 struct Pass {
     PartitionLog& log;
@@ -366,10 +412,15 @@ struct Pass {
     std::atomic<bool>* stop;
     int64_t now_ms;
     Throttler throttler;
-    CleanResult result;
-    AbortedRanges aborted;
-    std::vector<std::byte> plain, scratch, rebuilt;
-    std::vector<RawRecord> raw;
+    // The rest starts empty (initializers, so that the designated initialization in clean_log
+    // names only the members above).
+    CleanResult result{};
+    AbortedRanges aborted{};
+    // Each idempotent producer's last data offset: its batch ending there stays, empty if need be.
+    std::map<int64_t, int64_t> producer_last_offset{};
+    TxnMarkers markers{};
+    std::vector<std::byte> plain{}, scratch{}, rebuilt{};
+    std::vector<RawRecord> raw{};
 
     bool stopped() const { return stop && stop->load(); }
     void hook(SwapStep step) const {
@@ -465,6 +516,7 @@ struct Pass {
                                              const OffsetMap& map, int64_t first_dirty,
                                              CleanedWriter& writer) {
         std::vector<TxnIndexEntry> txn;
+        std::set<int64_t> kept_aborts;  // offsets of the ABORT markers kept
         std::vector<const RawRecord*> kept;
         for (size_t i = first; i < last; ++i) {
             const LogSegment& segment = *set[i];
@@ -473,19 +525,32 @@ struct Pass {
             const bool retain_deletes =
                 set[i + 1]->base_offset() > first_dirty ||
                 last_modified_ms(segment) > now_ms - config.delete_retention_ms;
-            for (const auto& e : segment.txn_index().entries())
-                txn.push_back(e);
             auto scanned = scan_batches(
                 segment,
                 [&](const protocol::BatchHeader& h,
                     std::span<const std::byte> bytes) -> Expected<void, StorageError> {
                     result.records_read += h.records_count;
                     std::span<const std::byte> out;
+                    const bool aborted_batch = is_aborted(aborted, h);
+                    if (h.is_transactional() && !h.is_control() && h.producer_id >= 0)
+                        markers.data_batch(h.producer_id, aborted_batch);
                     if (h.is_control()) {
-                        out = bytes;
-                        result.records_kept += h.records_count;
-                    } else if (is_aborted(aborted, h)) {
-                        // dropped whole; its .txnindex entry stays with the marker
+                        std::optional<ControlType> type;
+                        if (h.records_count > 0)
+                            if (auto c = parse_control_record(bytes);
+                                c && (c->type == static_cast<int16_t>(ControlType::abort) ||
+                                      c->type == static_cast<int16_t>(ControlType::commit)))
+                                type = static_cast<ControlType>(c->type);
+                        if (markers.marker_may_go(h.producer_id, type) && !retain_deletes) {
+                            ++result.markers_removed;
+                        } else {
+                            out = bytes;
+                            result.records_kept += h.records_count;
+                            if (type == ControlType::abort)
+                                kept_aborts.insert(h.last_offset());
+                        }
+                    } else if (aborted_batch) {
+                        // dropped whole; its .txnindex entry stays while its marker does
                     } else {
                         auto records = parse_records(bytes, h);
                         if (!records)
@@ -513,6 +578,15 @@ struct Pass {
                             result.records_kept += static_cast<int64_t>(kept.size());
                         }
                     }
+                    if (out.empty() && !h.is_control() && h.producer_id >= 0) {
+                        // Kafka's BatchRetention.RETAIN_EMPTY: a producer's last batch.
+                        auto producer = producer_last_offset.find(h.producer_id);
+                        if (producer != producer_last_offset.end() &&
+                            producer->second == h.last_offset()) {
+                            empty_batch(bytes, h, rebuilt);
+                            out = rebuilt;
+                        }
+                    }
                     if (out.empty())
                         return {};
                     if (auto a = writer.append(out, h); !a)
@@ -523,6 +597,10 @@ struct Pass {
                 });
             if (!scanned)
                 return scanned;
+            // An aborted transaction stays listed while its marker stays.
+            for (const auto& e : segment.txn_index().entries())
+                if (kept_aborts.count(e.last_offset))
+                    txn.push_back(e);
         }
         return writer.finish(txn, set[last]->base_offset());
     }
@@ -656,8 +734,12 @@ Expected<CleanResult, StorageError> clean_log(PartitionLog& log, int64_t first_d
     // Only flushed segments are rewritten: move the recovery point over the sealed ones first.
     if (auto f = log.flush_rolled(); !f)
         return unexpected(f.error());
-    Pass pass{log, cfg, log.config(), stop, now_ms, Throttler(cfg.io_max_bytes_per_second),
-              {},  {},  {},           {},   {},     {}};
+    Pass pass{.log = log,
+              .cfg = cfg,
+              .config = log.config(),
+              .stop = stop,
+              .now_ms = now_ms,
+              .throttler = Throttler(cfg.io_max_bytes_per_second)};
     Section s = cleanable_section(log, first_dirty_offset, now_ms);
     const SegmentSet& set = *s.set;
     pass.result.first_dirty_offset_after = s.first_dirty;
@@ -667,6 +749,9 @@ Expected<CleanResult, StorageError> clean_log(PartitionLog& log, int64_t first_d
     OffsetMap map(cfg.dedupe_buffer_bytes, cfg.io_buffer_load_factor);
     pass.result.map_capacity = static_cast<int64_t>(map.capacity());
     pass.aborted = aborted_ranges(set);
+    for (const auto& [producer_id, entry] : log.producer_entries())
+        if (!entry.batches.empty())
+            pass.producer_last_offset[producer_id] = entry.batches.back().last_offset;
 
     // The map over the dirty section, whole segments while they fit.
     size_t mapped_end = s.first_dirty_segment;

@@ -18,13 +18,15 @@
 //     in the map or its offset is at or after the map's; a tombstone (null value) also goes when
 //     its segment lies wholly below the first dirty offset and its newest record is older than
 //     delete.retention.ms (Kafka's delete horizon); records of aborted transactions and records
-//     without a key go; control batches (transaction markers) always stay (Kafka's marker removal
-//     is not implemented). Offsets never change: gaps appear.
+//     without a key go. A transaction marker goes, at the same delete horizon, once nothing of
+//     its transaction remains before it (a COMMIT: no record of it was kept in this pass; an
+//     ABORT: an earlier pass removed its records, and its .txnindex entry goes with it); Kafka's
+//     CleanedTransactionMetadata, kept over the whole pass. Offsets never change: gaps appear.
 //     A batch keeping all its records is copied byte for byte; one keeping some is rebuilt with
 //     the same codec, attributes, producer id/epoch, base sequence, base offset, last offset delta
-//     and timestamps (only RecordsCount, Length and the CRC change); one keeping none goes
-//     (skiff's format checks refuse empty batches, so Kafka's empty batch kept for an idempotent
-//     producer's last sequence is not written). A cleaned segment may end up empty.
+//     and timestamps (only RecordsCount, Length and the CRC change); one keeping none goes, except
+//     an idempotent producer's last batch, kept as an empty batch (header only, Kafka's
+//     RETAIN_EMPTY) so that its sequence and epoch survive. A cleaned segment may end up empty.
 //  4. The swap, Kafka's order: <base>.log.cleaned with .index/.timeindex/.txnindex.cleaned and
 //     <base>.range.cleaned (the offset after the group: the cleaned batches may end before it)
 //     are written and fsynced; under the log's append lock they are renamed to .swap (the .log
@@ -73,6 +75,7 @@ struct CleanResult {
     int64_t first_dirty_offset_after = 0;  // the new cleaner checkpoint for this log
     int64_t bytes_read = 0, bytes_written = 0;
     int64_t records_read = 0, records_kept = 0, segments_before = 0, segments_after = 0;
+    int64_t markers_removed = 0;  // transaction markers no longer needed
     int64_t map_entries = 0, map_capacity = 0;
 };
 

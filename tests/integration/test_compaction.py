@@ -8,7 +8,9 @@ A consumer from the beginning then sees, for every key, only its latest value, a
 producer was told when it was written; a tombstone stays until delete.retention.ms has passed
 and the log is cleaned again, then the key is gone. The partition still passes
 `skiff dump-log --verify` (gaps in its offsets are fine), cleaner-offset-checkpoint records the
-progress, and everything survives a graceful restart and a kill -9. A consumer reading the topic
+progress, and everything survives a graceful restart and a kill -9. An idempotent producer's
+last batch whose records were all replaced stays as an empty batch, and kafka-python reads past
+it as confluent-kafka does. A consumer reading the topic
 from the beginning in a loop while it is being cleaned never gets an error, and every record it
 reads is one that was produced at that offset.
 """
@@ -24,7 +26,8 @@ import skiff_harness  # noqa: E402
 
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
-from kafka import KafkaProducer  # noqa: E402
+from kafka import KafkaConsumer, KafkaProducer  # noqa: E402
+from kafka import TopicPartition as KafkaTopicPartition  # noqa: E402
 
 TIMEOUT_S = 20
 KEYS = 40
@@ -151,6 +154,39 @@ class CompactionTest(unittest.TestCase):
         finally:
             c.close()
 
+    def read_all_kafka_python(self, topic):
+        """The same as read_all, with kafka-python's consumer."""
+        c = KafkaConsumer(bootstrap_servers=self.broker.bootstrap, enable_auto_commit=False,
+                          consumer_timeout_ms=2000)
+        try:
+            tp = KafkaTopicPartition(topic, 0)
+            c.assign([tp])
+            c.seek_to_beginning(tp)
+            high = c.end_offsets([tp])[tp]
+            got = []
+            deadline = time.monotonic() + TIMEOUT_S
+            while c.position(tp) < high and time.monotonic() < deadline:
+                for records in c.poll(timeout_ms=500).values():
+                    got.extend((m.offset, m.key, m.value) for m in records)
+            self.assertGreaterEqual(c.position(tp), high, "kafka-python read to the end")
+            return got
+        finally:
+            c.close()
+
+    def batches_on_disk(self, topic):
+        """Every batch `skiff dump-log` lists in the partition's .log files, as dicts."""
+        d = self.broker.partition_dir(topic, 0)
+        batches = []
+        for name in sorted(os.listdir(d)):
+            if not name.endswith(".log"):
+                continue
+            for line in self.broker.dump_log(os.path.join(d, name)).splitlines():
+                if line.startswith("baseOffset:"):
+                    words = line.split()
+                    batches.append({words[i].rstrip(":"): words[i + 1]
+                                    for i in range(0, len(words) - 1, 2)})
+        return batches
+
     def assert_compacted(self, topic, written, tombstones_gone):
         records = self.read_all(topic)
         offsets = [o for o, _, _ in records]
@@ -189,6 +225,15 @@ class CompactionTest(unittest.TestCase):
                                  "the cleaner to compact %s" % topic)
         self.assert_compacted(topic, written, tombstones_gone=False)
         self.broker.verify_log(topic, 0)
+        # The idempotent producers of the early rounds lost every record of their last batches
+        # to later rounds: those batches stay as empty ones (producer id and sequence kept), and
+        # both clients read past them.
+        empty = [b for b in self.batches_on_disk(topic) if b["count"] == "0"]
+        self.assertTrue(empty, "an empty batch of an idempotent producer")
+        for b in empty:
+            self.assertNotEqual(b["producerId"], "-1", b)
+            self.assertEqual(b["size"], "61", b)
+        self.assertEqual(self.read_all_kafka_python(topic), self.read_all(topic))
         checkpoint = os.path.join(self.broker.data_dir, "cleaner-offset-checkpoint")
         with open(checkpoint) as f:
             lines = f.read().split("\n")

@@ -78,6 +78,25 @@ TEST(RecordBatch, CorruptionsGiveTypedErrors) {
         EXPECT_EQ(validate_batches(bad).error().code, BatchErrc::invalid_count);
     }
     {
+        // An empty batch, as the log cleaner keeps for an idempotent producer's last sequence:
+        // valid in a log (check_batch), refused from a client (validate_batches).
+        std::vector<std::byte> empty(good.begin(),
+                                     good.begin() + static_cast<ptrdiff_t>(kBatchHeaderSize));
+        wire::store_be<int32_t>(empty.data() + 8,
+                                static_cast<int32_t>(kBatchHeaderSize - kBatchLogOverhead));
+        wire::store_be<int32_t>(empty.data() + 57, 0);
+        wire::store_be<uint32_t>(
+            empty.data() + kBatchCrcOffset,
+            crc32c(std::span<const std::byte>(empty).subspan(kBatchAttributesOffset)));
+        auto stored = check_batch(empty);
+        ASSERT_TRUE(stored) << stored.error().message;
+        EXPECT_EQ(stored->records_count, 0);
+        auto sent = validate_batches(empty);
+        ASSERT_FALSE(sent);
+        EXPECT_EQ(sent.error().code, BatchErrc::invalid_count);
+        EXPECT_NE(sent.error().message.find("no records"), std::string::npos);
+    }
+    {
         // Offsets that would run past int64: every reader's last_offset() + 1 would overflow.
         auto bad = build_record_batch({INT64_MAX - 2, 0, -1, -1, -1, 0},
                                       {{"a", "b", {}, 0}, {"c", "d", {}, 0}, {"e", "f", {}, 0}});
