@@ -9,6 +9,8 @@
 
 #include "broker/group/group_coordinator.h"
 #include "broker/group/offset_store.h"
+#include "broker/metrics/connection_metrics.h"
+#include "broker/metrics/request_metrics.h"
 #include "broker/partition_waiters.h"
 #include "broker/producer_ids.h"
 #include "broker/topic_registry.h"
@@ -35,6 +37,8 @@ class Broker {
     group::GroupCoordinator& groups() { return *groups_; }
     txn::TransactionCoordinator& transactions() { return *transactions_; }
     const std::string& cluster_id() const { return cluster_id_; }
+    metrics::RequestMetrics& request_metrics() { return request_metrics_; }
+    metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
     int32_t node_id() const { return config_.node_id; }
 
     // Where clients should connect: the first advertised listener, with the bound port filled
@@ -58,6 +62,8 @@ class Broker {
     // transaction found prepared at start writes markers to __consumer_offsets too.
     std::unique_ptr<txn::TransactionCoordinator> transactions_;
     std::string cluster_id_;
+    metrics::RequestMetrics request_metrics_;
+    metrics::ConnectionMetrics connection_metrics_;
     std::string advertised_host_;
     int32_t advertised_port_ = 9092;
 };

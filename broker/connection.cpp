@@ -67,6 +67,8 @@ Connection::~Connection() {
     budget_.cancel(this);
     release_reservation();
     tracker_.remove(this);
+    if (started_)  // a connection refused at max.connections was never served
+        broker_.connection_metrics().closed(close_reason_.value_or(metrics::CloseReason::client));
     if (client_software_.name.empty())
         spdlog::debug("connection {} closed", peer_);
     else
@@ -76,6 +78,7 @@ Connection::~Connection() {
 
 void Connection::start() {
     spdlog::debug("connection {} accepted", peer_);
+    started_ = true;
     std::error_code ec;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
     socket_.native_non_blocking(true, ec);  // sendfile(2) must never block an I/O thread
@@ -94,6 +97,7 @@ void Connection::start() {
 void Connection::begin_shutdown() {
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
         self->stopping_ = true;
+        self->set_close_reason(metrics::CloseReason::shutdown);
         std::error_code ec;
         // EOF for the read loop; responses already queued are still written.
         self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ec);
@@ -108,6 +112,7 @@ asio::awaitable<void> Connection::read_loop() {
         auto frame = protocol::parse_frame(available, max_frame);
         if (frame.status == protocol::FrameParse::Status::error) {
             spdlog::warn("connection {}: {}; closing", peer_, frame.error);
+            set_close_reason(metrics::CloseReason::protocol_error);
             break;
         }
         if (frame.status == protocol::FrameParse::Status::complete) {
@@ -156,12 +161,16 @@ asio::awaitable<void> Connection::read_loop() {
             last_activity_ = std::chrono::steady_clock::now();
             continue;
         }
-        if (n == 0)
+        if (n == 0) {
+            set_close_reason(stopping_ ? metrics::CloseReason::shutdown
+                                       : metrics::CloseReason::client);
             break;  // EOF
+        }
         if (errno == EINTR)
             continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
             spdlog::debug("connection {}: read failed: {}", peer_, std::strerror(errno));
+            set_close_reason(metrics::CloseReason::io_error);
             break;
         }
         if (begin_ == end_) {
@@ -254,12 +263,23 @@ void Connection::trim_spares() {
 
 asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
     auto out = take_buffer();
-    const auto result = co_await router_.dispatch(broker_, peer_, frame, *out, &client_software_);
+    Timing timing{.api_key = -1, .long_poll = false, .started = std::chrono::steady_clock::now()};
+    DispatchInfo info;
+    const auto result =
+        co_await router_.dispatch(broker_, peer_, frame, *out, &client_software_, &info);
+    timing.api_key = info.api_key;
+    timing.long_poll = info.long_poll;
     using Result = RequestRouter::Result;
     if (result == Result::close || result == Result::no_response) {
         recycle(std::move(out));
+        if (result == Result::no_response)
+            observe(timing);  // acks=0: done when handled
+        else
+            set_close_reason(metrics::CloseReason::protocol_error);
         co_return result == Result::no_response;
     }
+    if (result == Result::respond_and_close)
+        set_close_reason(metrics::CloseReason::protocol_error);
     // After the response the connection closes: returning false ends the read loop, and the
     // write loop closes the socket once the queue is written.
     const bool keep_open = result == Result::respond;
@@ -275,11 +295,14 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
         recycle(std::move(out));
         if (ec) {
             spdlog::debug("connection {}: write failed: {}", peer_, ec.message());
+            set_close_reason(metrics::CloseReason::io_error);
             co_return false;
         }
         last_activity_ = std::chrono::steady_clock::now();
+        observe(timing);
         co_return keep_open;
     }
+    timings_.push_back(timing);
     enqueue(std::move(out));
     co_return keep_open;
 }
@@ -294,10 +317,13 @@ asio::awaitable<void> Connection::write_loop() {
         auto ec = co_await write_response(socket_, *queue_.front());
         if (ec) {
             spdlog::debug("connection {}: write failed: {}", peer_, ec.message());
+            set_close_reason(metrics::CloseReason::io_error);
             break;
         }
         recycle(std::move(queue_.front()));
         queue_.pop_front();
+        observe(timings_.front());
+        timings_.pop_front();
         space_signal_.cancel();
         last_activity_ = std::chrono::steady_clock::now();
     }
@@ -314,6 +340,7 @@ asio::awaitable<void> Connection::idle_watchdog() {
             break;
         if (std::chrono::steady_clock::now() - last_activity_ >= idle && queue_.empty()) {
             spdlog::debug("connection {}: idle for {} ms; closing", peer_, idle.count());
+            set_close_reason(metrics::CloseReason::idle);
             close_socket();
         }
     }
@@ -340,6 +367,13 @@ void Connection::recycle(std::unique_ptr<protocol::OutBuffer> buffer) {
         buffer->clear();
         spare_.push_back(std::move(buffer));
     }
+}
+
+void Connection::observe(const Timing& timing) const {
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - timing.started)
+                        .count();
+    broker_.request_metrics().observe(timing.api_key, timing.long_poll, ns);
 }
 
 void Connection::close_socket() {

@@ -19,9 +19,11 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "broker/metrics/connection_metrics.h"
 #include "broker/request_context.h"
 #include "protocol/out_buffer.h"
 
@@ -44,6 +46,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const std::string& peer() const { return peer_; }
 
   private:
+    // For the request metrics, one per queued response: its API and when its frame was read.
+    struct Timing {
+        int16_t api_key = -1;
+        bool long_poll = false;
+        std::chrono::steady_clock::time_point started;
+    };
     asio::awaitable<void> read_loop();
     asio::awaitable<void> write_loop();
     asio::awaitable<void> idle_watchdog();
@@ -63,6 +71,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void enqueue(std::unique_ptr<protocol::OutBuffer> response);
     void recycle(std::unique_ptr<protocol::OutBuffer> buffer);
     void close_socket();
+    void set_close_reason(metrics::CloseReason reason) {
+        if (!close_reason_)
+            close_reason_ = reason;
+    }
+    void observe(const Timing& timing) const;
 
     asio::ip::tcp::socket socket_;
     Broker& broker_;
@@ -81,6 +94,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     size_t reserved_ = 0;  // bytes of the request budget this connection holds
 
     std::deque<std::unique_ptr<protocol::OutBuffer>> queue_;
+    std::deque<Timing> timings_;
+    // Why the connection closes (the first reason given wins), counted when it is destroyed.
+    std::optional<metrics::CloseReason> close_reason_;
     std::vector<std::unique_ptr<protocol::OutBuffer>> spare_;  // reused: no allocation per request
     asio::steady_timer queue_signal_;  // timers used as condition variables (cancel = notify)
     asio::steady_timer space_signal_;
@@ -90,6 +106,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bool reading_done_ = false;
     bool closed_ = false;
     bool stopping_ = false;
+    bool started_ = false;
 };
 
 }  // namespace skiff::broker

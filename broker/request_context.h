@@ -27,6 +27,8 @@ struct RequestContext {
     // that failed, so the client (which gets no answer) notices and refreshes its metadata, as
     // Kafka does.
     bool close_connection = false;
+    // Set by Fetch when it waited for data (a long poll): its duration is measured apart.
+    bool long_poll = false;
 };
 
 }  // namespace skiff::broker

@@ -2,9 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "protocol/api_versions.h"
+#include "protocol/error_codes_of.h"
 #include "protocol/protocol.h"
 #include "protocol/request_header.h"
 
@@ -20,6 +22,11 @@ asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::by
     if (!request)
         co_return RouteOutcome{false, std::move(request.error())};
     Response response = co_await Handle(ctx, *request);
+    // Error codes by API for the metrics: a walk over the response's topics and partitions.
+    auto& metrics = ctx.broker.request_metrics();
+    protocol::for_each_error_code(response, version, [&](protocol::ErrorCode code) {
+        metrics.count_error(ctx.header.api_key, code);
+    });
     if (ctx.suppress_response)
         co_return RouteOutcome{false, std::nullopt};
     protocol::encode_response(response, version, ctx.header.correlation_id, out);
@@ -46,7 +53,7 @@ RequestRouter::RequestRouter() {
 
 asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     Broker& broker, const std::string& peer, std::span<const std::byte> frame,
-    protocol::OutBuffer& out, ClientSoftware* client_software) const {
+    protocol::OutBuffer& out, ClientSoftware* client_software, DispatchInfo* info) const {
     // A client looping on bad requests must not flood the log: one line per kind, then counts.
     auto& log = LogThrottle::global();
     auto decoded = protocol::decode_request_header(frame);
@@ -78,6 +85,9 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
                 api->max_version);
         co_return Result::close;
     }
+    broker.request_metrics().count_request(header.api_key);
+    if (info)
+        info->api_key = header.api_key;
     RequestContext ctx{broker, header, peer, client_software};
     RouteOutcome outcome;
     try {
@@ -89,6 +99,8 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
                 header.api_version, e.what());
         co_return Result::close;
     }
+    if (info)
+        info->long_poll = ctx.long_poll;
     if (outcome.decode_error) {
         log.log(spdlog::level::warn, "request:malformed-body",
                 "connection {}: malformed {} v{} request: {}; closing", peer,

@@ -18,6 +18,12 @@
 
 namespace skiff::broker {
 
+// What the connection needs to know of a dispatched request for the metrics.
+struct DispatchInfo {
+    int16_t api_key = -1;    // -1 until the header was decoded and the API found
+    bool long_poll = false;  // a Fetch that waited for data
+};
+
 struct RouteOutcome {
     bool respond = true;                                // false: acks=0 produce
     std::optional<protocol::DecodeError> decode_error;  // malformed body: close the connection
@@ -42,9 +48,12 @@ class RequestRouter {
 
     // One whole request frame (without its size prefix) from `peer`; `client_software` is the
     // connection's record, which ApiVersions v3+ fills in.
+    // `info`, if given, is filled in for the request metrics; dispatch itself counts the
+    // request and the error codes of its response (broker.request_metrics()).
     asio::awaitable<Result> dispatch(Broker& broker, const std::string& peer,
                                      std::span<const std::byte> frame, protocol::OutBuffer& out,
-                                     ClientSoftware* client_software = nullptr) const;
+                                     ClientSoftware* client_software = nullptr,
+                                     DispatchInfo* info = nullptr) const;
 
     // nullptr when skiff does not serve the key.
     Handler find(int16_t api_key) const;

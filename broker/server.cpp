@@ -19,6 +19,7 @@
 #include "broker/cluster_identity.h"
 #include "broker/connection.h"
 #include "broker/log_throttle.h"
+#include "broker/metrics/collector.h"
 #include "broker/spawn.h"
 #include "broker/use_tuple.h"
 
@@ -138,12 +139,19 @@ Server::Server(config::BrokerConfig config)
       tracker_(static_cast<size_t>(config_.max_connections)),
       budget_(config_.queued_max_request_bytes),
       io_(config_.num_network_threads) {
+    // The operations endpoint first: /health/live answers and /health/ready says "not yet"
+    // while the logs are recovered, which may take a while after a crash.
+    start_metrics_endpoint();
+    const auto opening = std::chrono::steady_clock::now();
     auto logs = open_logs(config_);
+    recovery_seconds_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - opening).count();
     if (!logs->recovered_cleanly() && !logs->partitions().empty())
         spdlog::warn("no clean-shutdown marker in {}: logs were recovered and checked",
                      config_.log_dir);
     auto cluster_id = load_or_create_cluster_id(config_.log_dir, config_.node_id);
     broker_ = std::make_unique<Broker>(config_, std::move(logs), std::move(cluster_id));
+    scrape_broker_.store(broker_.get());
 
     for (const auto& listener : config_.listeners) {
         auto endpoint = listen_endpoint(listener);
@@ -173,6 +181,38 @@ Server::Server(config::BrokerConfig config)
 
 Server::~Server() {
     stop_maintenance();
+    http_.reset();  // before the state its scrapes read
+}
+
+void Server::start_metrics_endpoint() {
+    auto listener = config::parse_http_listener(config_.metrics_listener);
+    if (!listener || !*listener)
+        return;  // turned off (the value was checked when the configuration was loaded)
+    metrics::HttpRoutes routes;
+    routes.metrics = [this] {
+        metrics::ScrapeSources sources;
+        sources.broker = scrape_broker_.load();
+        sources.connections = &tracker_;
+        sources.budget = &budget_;
+        sources.recovery_seconds = recovery_seconds_.load();
+        sources.retention_deleted_segments = &retention_deleted_segments_;
+        return metrics::collect(sources);
+    };
+    routes.ready = [this] { return ready_.load(); };
+    try {
+        http_ = std::make_unique<metrics::HttpServer>(**listener, std::move(routes));
+    } catch (const std::exception& e) {
+        // The default address is a convenience: a second broker on the same machine (tests, a
+        // laptop) runs without it. An address the operator chose must work.
+        if (config_.metrics_listener != config::BrokerConfig{}.metrics_listener)
+            throw;
+        spdlog::warn(
+            "{}; running without the metrics endpoint (set metrics.listener to another "
+            "address, or to nothing to turn it off)",
+            e.what());
+        return;
+    }
+    spdlog::info("metrics on http://{}:{}/metrics", (*listener)->host, http_->port());
 }
 
 int Server::run() {
@@ -219,10 +259,12 @@ int Server::run() {
     };
     cleaner_ = std::make_unique<storage::CleanerManager>(broker_->logs(), cleaner_settings);
     cleaner_->start();
+    ready_.store(true);  // the logs are open and the acceptors listen (since the constructor)
 
     io_.run();
 
     stop_maintenance();
+    http_.reset();  // no scrape may read the logs while they close
     auto closed = broker_->logs().close();
     if (!closed) {
         spdlog::error("closing logs failed: {}", closed.error().message);
@@ -283,16 +325,19 @@ asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor) {
             auto connection = std::make_shared<Connection>(std::move(socket), *broker_, router_,
                                                            tracker_, budget_);
             if (!tracker_.try_add(connection)) {
+                broker_->connection_metrics().refused();
                 spdlog::warn("refusing connection from {}: max.connections ({}) reached",
                              connection->peer(), config_.max_connections);
                 return;  // the connection's socket closes as it goes out of scope
             }
+            broker_->connection_metrics().accepted();
             connection->start();
         });
     }
 }
 
 asio::awaitable<void> Server::shutdown_gracefully() {
+    ready_.store(false);
     accepting_.store(false);
     // The acceptors belong to their own thread: close them there.
     asio::post(io_.acceptors(), [this] {
@@ -354,6 +399,7 @@ void Server::maintenance_loop() {
         logs.delete_removed();  // deleted topics' files, off the request threads
         if (clock::now() >= next_retention) {
             size_t deleted = logs.run_retention();
+            retention_deleted_segments_ += deleted;
             if (deleted > 0)
                 spdlog::info("retention deleted {} segment(s)", deleted);
             next_retention = clock::now() + retention_every;

@@ -17,6 +17,7 @@
 #include "broker/broker.h"
 #include "broker/connection_tracker.h"
 #include "broker/io_threads.h"
+#include "broker/metrics/http_server.h"
 #include "broker/request_budget.h"
 #include "broker/request_router.h"
 #include "config/broker_config.h"
@@ -42,6 +43,8 @@ class Server {
     // done) back to the OS. Called from the maintenance thread once a second.
     void trim_heap_if_worthwhile();
     void stop_maintenance();
+    // metrics.listener: starts the HTTP endpoint (metrics/http_server.h), unless turned off.
+    void start_metrics_endpoint();
 
     // Declaration order is destruction order in reverse: the io_contexts go before the state
     // their pending connections refer to, and the acceptors before the io_contexts.
@@ -63,6 +66,14 @@ class Server {
     std::atomic<bool> failed_{false};
     std::atomic<bool> accepting_{true};  // false once shutdown starts: accepted sockets are dropped
     std::chrono::steady_clock::time_point last_trim_{};
+
+    // The metrics endpoint's view: read from its own thread.
+    std::atomic<Broker*> scrape_broker_{nullptr};  // set once the logs are open
+    std::atomic<bool> ready_{false};               // /health/ready
+    std::atomic<double> recovery_seconds_{-1};
+    std::atomic<uint64_t> retention_deleted_segments_{0};
+    // Last: destroyed first, before anything a scrape reads.
+    std::unique_ptr<metrics::HttpServer> http_;
 };
 
 }  // namespace skiff::broker

@@ -33,6 +33,9 @@ struct BrokerConfig {
     // When not set: `listeners` with wildcard hosts replaced by loopback (0.0.0.0 -> 127.0.0.1,
     // :: -> ::1). A port of 0 stays 0; the broker advertises the port it actually bound.
     std::vector<Listener> advertised_listeners{Listener{"PLAINTEXT", "127.0.0.1", 9092}};
+    // The operations HTTP endpoint (/metrics, /health/live, /health/ready): HTTP://host:port,
+    // empty for none. Apart from the Kafka listeners; loopback only by default, as they are.
+    std::string metrics_listener = "HTTP://127.0.0.1:9649";
     int32_t node_id = 1;
     std::string log_dir = "./data";
     int32_t num_partitions = 1;

@@ -145,6 +145,19 @@ Expected<std::vector<Listener>, std::string> parse_listeners(std::string_view te
     return listeners;
 }
 
+Expected<std::optional<Listener>, std::string> parse_http_listener(std::string_view text) {
+    if (trim(text).empty())
+        return std::optional<Listener>();
+    auto listeners = parse_listeners(text);
+    if (!listeners)
+        return unexpected(std::move(listeners.error()));
+    if (listeners->size() != 1 || listeners->front().name != "HTTP")
+        return unexpected(
+            std::string("expected one HTTP://host:port address, or nothing to turn "
+                        "the endpoint off"));
+    return std::optional<Listener>(listeners->front());
+}
+
 std::string listeners_to_string(const std::vector<Listener>& listeners) {
     std::string out;
     for (const auto& listener : listeners) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,10 @@ Expected<std::vector<Listener>, std::string> parse_listeners(std::string_view te
 
 // Renders a list back as the comma-separated form parse_listeners accepts.
 std::string listeners_to_string(const std::vector<Listener>& listeners);
+
+// metrics.listener: one HTTP://host:port entry (the name is case-insensitive, as listener names
+// are), or nothing for an empty value (the endpoint is off).
+Expected<std::optional<Listener>, std::string> parse_http_listener(std::string_view text);
 
 // True for the wildcard bind addresses ("0.0.0.0", "::"), which clients cannot connect to.
 bool is_wildcard_host(std::string_view host);

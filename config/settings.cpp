@@ -65,6 +65,13 @@ std::optional<std::string> check_message_format_version(std::string_view value) 
     return "expected a Kafka version such as 0.10.0, 2.8 or 3.0-IV1";
 }
 
+std::optional<std::string> check_metrics_listener(std::string_view value) {
+    auto parsed = parse_http_listener(value);
+    if (!parsed)
+        return parsed.error();
+    return std::nullopt;
+}
+
 using BC = BrokerConfig;
 
 std::vector<SettingDescriptor> make_table() {
@@ -81,6 +88,12 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Addresses given to clients in metadata, one per listener name. Set this when "
                 "clients connect from other hosts.",
          .member = &BC::advertised_listeners},
+        {.key = "metrics.listener",
+         .default_value = "HTTP://127.0.0.1:9649",
+         .doc = "The operations endpoint, HTTP://host:port: Prometheus metrics at /metrics, "
+                "/health/live and /health/ready for orchestrators. Apart from the Kafka listeners "
+                "and, like them, on loopback by default; empty turns it off.",
+         .member = &BC::metrics_listener, .check = check_metrics_listener},
         {.key = "node.id", .other_spellings = {{"broker.id"}},
          .default_value = "1",
          .doc = "Id of this broker in metadata responses (broker.id is accepted as an alias).",

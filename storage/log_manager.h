@@ -107,11 +107,13 @@ class LogManager {
     Expected<void, StorageError> close();
     const std::filesystem::path& log_dir() const { return log_dir_; }
     bool recovered_cleanly() const { return recovered_cleanly_; }
+    // Every log now, by topic and partition (the metrics endpoint). Use a pointer within one
+    // synchronous step, as handlers do: a removed topic's logs live on for delete_removed's grace.
+    std::vector<std::pair<TopicPartition, PartitionLog*>> logs() const;
 
   private:
     LogManager(std::filesystem::path log_dir, LogConfig defaults, Clock clock)
         : log_dir_(std::move(log_dir)), defaults_(std::move(defaults)), clock_(std::move(clock)) {}
-    std::vector<std::pair<TopicPartition, PartitionLog*>> logs() const;
     // The topic's id, drawn now when it has none yet.
     TopicId topic_id_or_new(const std::string& topic) const;
 

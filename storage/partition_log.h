@@ -34,6 +34,7 @@
 #include "storage/file_slice.h"
 #include "storage/log_config.h"
 #include "storage/log_recovery.h"
+#include "storage/partition_traffic.h"
 #include "storage/producer_state.h"
 #include "storage/segment_set.h"
 #include "storage/storage_error.h"
@@ -184,7 +185,11 @@ class PartitionLog {
     // A copy of the idempotent-producer state (tests, tools).
     ProducerState::Entries producer_entries() const;
 
+    // Client traffic counters (partition_traffic.h), updated by the broker's handlers.
+    PartitionTraffic& traffic() const { return traffic_; }
+
   private:
+    mutable PartitionTraffic traffic_;
     struct Snapshot {
         std::shared_ptr<const SegmentSet> segments;
         int64_t high_watermark = 0;

@@ -17,6 +17,20 @@
 namespace skiff::broker {
 namespace {
 
+// The partitions the last read_all returned data from, and how many bytes: the response's bytes
+// are counted once, after the last read (a long poll reads several times). Per I/O thread and
+// reused: read_all and the count that follows it run without a suspension in between.
+std::vector<std::pair<storage::PartitionLog*, int64_t>>& fetched_logs() {
+    thread_local std::vector<std::pair<storage::PartitionLog*, int64_t>> logs;
+    return logs;
+}
+
+void count_fetched_bytes() {
+    for (const auto& [log, bytes] : fetched_logs())
+        storage::PartitionTraffic::add(log->traffic().bytes_fetched, static_cast<uint64_t>(bytes));
+    fetched_logs().clear();
+}
+
 using protocol::ErrorCode;
 
 // One pass over every requested partition. Returns the record bytes gathered and whether any
@@ -30,6 +44,7 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
               const std::vector<FetchTopicRef>& refs, int16_t version,
               protocol::FetchResponse& resp) {
     Pass pass;
+    fetched_logs().clear();
     // v3+ has a response-wide limit; before that only per-partition limits existed.
     int64_t budget =
         version >= 3 ? std::max<int64_t>(req.max_bytes, 0) : std::numeric_limits<int32_t>::max();
@@ -121,6 +136,8 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
                         {s.fd, s.position, s.length, std::move(s.keepalive)});
             }
             pass.bytes += out.records.size_bytes();
+            if (out.records.size_bytes() > 0)
+                fetched_logs().emplace_back(log, out.records.size_bytes());
             budget = std::max<int64_t>(budget - out.records.size_bytes(), 0);
             t.partitions.push_back(std::move(out));
         }
@@ -142,8 +159,10 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
         std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(req.max_wait_ms, 0));
     const auto refs = resolve_fetch_topics(ctx.broker.topics(), req, version);
     Pass pass = read_all(ctx.broker, req, refs, version, resp);
-    if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0)
+    if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0) {
+        count_fetched_bytes();
         co_return resp;
+    }
 
     // Long poll: park until a produce lands on one of these partitions or max_wait_ms passes.
     // The waiter is registered before the next read, so a produce between the read and the
@@ -158,6 +177,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
     pass = read_all(ctx.broker, req, refs, version, resp);
     while (!pass.has_error && pass.bytes < req.min_bytes &&
            std::chrono::steady_clock::now() < deadline) {
+        ctx.long_poll = true;
         if (!waiter->woken) {
             waiter->timer.expires_at(deadline);
             co_await waiter->timer.async_wait(use_tuple);
@@ -166,6 +186,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
         pass = read_all(ctx.broker, req, refs, version, resp);
     }
     waiters.remove(keys, waiter);
+    count_fetched_bytes();
     co_return resp;
 }
 

@@ -37,7 +37,9 @@ BrokerProcess::~BrokerProcess() {
 void BrokerProcess::start() {
     std::vector<std::string> args = {SKIFF_BINARY, "--override",
                                      "listeners=PLAINTEXT://127.0.0.1:0", "--override",
-                                     "log.dirs=" + data_dir_.string()};
+                                     "log.dirs=" + data_dir_.string(),
+                                     // Brokers started in parallel never race for port 9649.
+                                     "--override", "metrics.listener="};
     for (const auto& o : overrides_) {
         args.push_back("--override");
         args.push_back(o);

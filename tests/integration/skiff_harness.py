@@ -23,6 +23,7 @@ import tempfile
 import time
 import unittest
 
+METRICS_RE = re.compile(r"metrics on http://127\.0\.0\.1:(\d+)/metrics")
 LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(PLAINTEXT\), advertised as 127\.0\.0\.1:(\d+)")
 START_TIMEOUT_S = 20.0
 SETPRIV = shutil.which("setpriv")
@@ -72,7 +73,10 @@ class Broker:
         # ctest timeout), instead of lingering on its port. Same pid (setpriv execs).
         args = ([SETPRIV, "--pdeathsig", "KILL"] if SETPRIV else []) + [binary(),
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0",
-                "--override", "log.dirs=" + self.data_dir]
+                "--override", "log.dirs=" + self.data_dir,
+                # No metrics endpoint unless a test asks for one (on an ephemeral port: see
+                # metrics_port()), so that brokers started in parallel never race for 9649.
+                "--override", "metrics.listener="]
         for k, v in self.overrides.items():
             args += ["--override", "%s=%s" % (k, v)]
         with open(self.log_path, "wb") as log:
@@ -146,6 +150,14 @@ class Broker:
     @property
     def bootstrap(self):
         return "127.0.0.1:%d" % self.port
+
+    def metrics_port(self):
+        """The metrics endpoint's port, for a broker started with
+        ``metrics.listener=HTTP://127.0.0.1:0`` (from its log line)."""
+        m = METRICS_RE.search(self.log_text())
+        if not m:
+            raise BrokerError("%s logged no metrics endpoint:\n%s" % (self.name, self.log_text()))
+        return int(m.group(1))
 
     def log_text(self):
         if not self.log_path or not os.path.exists(self.log_path):

@@ -1,0 +1,188 @@
+#include "broker/metrics/collector.h"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <map>
+
+#include "broker/broker.h"
+#include "broker/connection_tracker.h"
+#include "broker/metrics/exposition.h"
+#include "broker/metrics/process_metrics.h"
+#include "broker/request_budget.h"
+
+#ifndef SKIFF_VERSION
+#define SKIFF_VERSION "unknown"
+#endif
+
+namespace skiff::broker::metrics {
+namespace {
+
+struct TopicTraffic {
+    uint64_t records_produced = 0, bytes_produced = 0, bytes_fetched = 0;
+};
+
+void write_partitions(Exposition& out, Broker& broker) {
+    const auto logs = broker.logs().logs();  // sorted by topic, then partition
+    std::map<std::string, TopicTraffic> topics;
+    for (const auto& [tp, log] : logs) {
+        const auto& t = log->traffic();
+        auto& sum = topics[tp.topic];
+        sum.records_produced += t.records_produced.load(std::memory_order_relaxed);
+        sum.bytes_produced += t.bytes_produced.load(std::memory_order_relaxed);
+        sum.bytes_fetched += t.bytes_fetched.load(std::memory_order_relaxed);
+    }
+    out.family("skiff_topic_produced_records_total", "counter",
+               "Records appended by producers, by topic (retried duplicates not counted).");
+    for (const auto& [topic, t] : topics)
+        out.sample("skiff_topic_produced_records_total", {{"topic", topic}},
+                   static_cast<double>(t.records_produced));
+    out.family("skiff_topic_produced_bytes_total", "counter",
+               "Record batch bytes appended by producers, by topic.");
+    for (const auto& [topic, t] : topics)
+        out.sample("skiff_topic_produced_bytes_total", {{"topic", topic}},
+                   static_cast<double>(t.bytes_produced));
+    out.family("skiff_topic_fetched_bytes_total", "counter",
+               "Record bytes returned by Fetch, by topic.");
+    for (const auto& [topic, t] : topics)
+        out.sample("skiff_topic_fetched_bytes_total", {{"topic", topic}},
+                   static_cast<double>(t.bytes_fetched));
+
+    struct Gauge {
+        const char* name;
+        const char* help;
+        double (*read)(const storage::PartitionLog&);
+    };
+    static constexpr Gauge kGauges[] = {
+        {"skiff_partition_log_end_offset", "Offset the next record appended will get.",
+         [](const storage::PartitionLog& l) { return static_cast<double>(l.log_end_offset()); }},
+        {"skiff_partition_high_watermark", "Offset up to which consumers can read.",
+         [](const storage::PartitionLog& l) { return static_cast<double>(l.high_watermark()); }},
+        {"skiff_partition_log_start_offset", "First offset still in the log.",
+         [](const storage::PartitionLog& l) { return static_cast<double>(l.log_start_offset()); }},
+        {"skiff_partition_size_bytes", "Bytes of the partition's segment files.",
+         [](const storage::PartitionLog& l) { return static_cast<double>(l.size_bytes()); }},
+        {"skiff_partition_segments", "Segments of the partition's log.",
+         [](const storage::PartitionLog& l) { return static_cast<double>(l.segment_count()); }},
+    };
+    for (const auto& g : kGauges) {
+        out.family(g.name, "gauge", g.help);
+        for (const auto& [tp, log] : logs) {
+            const std::string partition = std::to_string(tp.partition);
+            out.sample(g.name, {{"topic", tp.topic}, {"partition", partition}}, g.read(*log));
+        }
+    }
+}
+
+void write_groups(Exposition& out, Broker& broker) {
+    auto& groups = broker.groups();
+    auto& offsets = groups.offsets();
+    // Groups with members (the coordinator) and groups with only committed offsets (the store).
+    std::map<std::string, std::string> states;
+    for (const auto& g : groups.list())
+        states[g.group_id] = g.group_state;
+    for (const auto& g : offsets.groups())
+        states.try_emplace(g, "Empty");
+
+    out.family("skiff_group_members", "gauge", "Members of each consumer group.");
+    for (const auto& [group, state] : states)
+        out.sample("skiff_group_members", {{"group", group}},
+                   static_cast<double>(groups.describe(group).members.size()));
+    out.family("skiff_group_state", "gauge",
+               "1 for each consumer group's current state (Empty, PreparingRebalance, "
+               "CompletingRebalance, Stable, Dead).");
+    for (const auto& [group, state] : states)
+        out.sample("skiff_group_state", {{"group", group}, {"state", state}}, 1);
+
+    out.family("skiff_group_committed_offset", "gauge",
+               "Offset each consumer group committed, by partition.");
+    struct Row {
+        std::string group;
+        storage::TopicPartition tp;
+        int64_t committed;
+        double lag;
+    };
+    std::vector<Row> rows;
+    for (const auto& [group, state] : states) {
+        for (const auto& [tp, committed] : offsets.group_offsets(group)) {
+            if (committed.offset < 0)
+                continue;
+            double lag = -1;
+            if (auto* log = broker.logs().get(tp))
+                lag = static_cast<double>(
+                    std::max<int64_t>(log->high_watermark() - committed.offset, 0));
+            rows.push_back({group, tp, committed.offset, lag});
+        }
+    }
+    for (const auto& r : rows)
+        out.sample("skiff_group_committed_offset",
+                   {{"group", r.group},
+                    {"topic", r.tp.topic},
+                    {"partition", std::to_string(r.tp.partition)}},
+                   static_cast<double>(r.committed));
+    out.family("skiff_group_lag", "gauge",
+               "Records between a group's committed offset and the partition's high watermark.");
+    for (const auto& r : rows)
+        if (r.lag >= 0)
+            out.sample("skiff_group_lag",
+                       {{"group", r.group},
+                        {"topic", r.tp.topic},
+                        {"partition", std::to_string(r.tp.partition)}},
+                       r.lag);
+}
+
+void write_storage(Exposition& out, Broker& broker, const ScrapeSources& sources) {
+    struct statvfs fs {};
+    if (::statvfs(broker.logs().log_dir().c_str(), &fs) == 0) {
+        out.family("skiff_log_dir_free_bytes", "gauge",
+                   "Bytes available to skiff on the file system of log.dirs.");
+        out.sample("skiff_log_dir_free_bytes", {},
+                   static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize));
+        out.family("skiff_log_dir_size_bytes", "gauge", "Size of the file system of log.dirs.");
+        out.sample("skiff_log_dir_size_bytes", {},
+                   static_cast<double>(fs.f_blocks) * static_cast<double>(fs.f_frsize));
+    }
+    const auto& stats = broker.logs().recovery_stats();
+    out.family("skiff_log_recovery_seconds", "gauge",
+               "Time opening the logs took at start, recovery included.");
+    out.sample("skiff_log_recovery_seconds", {}, sources.recovery_seconds);
+    out.family("skiff_log_recovery_validated_segments", "gauge",
+               "Segments whose batches were all read and checked at start (no clean shutdown).");
+    out.sample("skiff_log_recovery_validated_segments", {},
+               static_cast<double>(stats.segments_validated));
+    if (sources.retention_deleted_segments) {
+        out.family("skiff_log_retention_deleted_segments_total", "counter",
+                   "Segments deleted by retention (retention.ms, retention.bytes).");
+        out.sample("skiff_log_retention_deleted_segments_total", {},
+                   static_cast<double>(sources.retention_deleted_segments->load()));
+    }
+}
+
+}  // namespace
+
+std::string collect(const ScrapeSources& sources) {
+    Exposition out;
+    out.family("skiff_build_info", "gauge", "1, labelled with the version of skiff running.");
+    out.sample("skiff_build_info", {{"version", SKIFF_VERSION}}, 1);
+    write_process_metrics(out);
+    if (sources.connections) {
+        out.family("skiff_connections_open", "gauge", "Client connections open now.");
+        out.sample("skiff_connections_open", {}, static_cast<double>(sources.connections->count()));
+    }
+    if (sources.budget) {
+        out.family("skiff_queued_request_bytes", "gauge",
+                   "Bytes of requests read and not yet answered (queued.max.request.bytes bounds "
+                   "them).");
+        out.sample("skiff_queued_request_bytes", {}, static_cast<double>(sources.budget->used()));
+    }
+    if (Broker* broker = sources.broker) {
+        broker->request_metrics().write(out);
+        broker->connection_metrics().write(out);
+        write_partitions(out, *broker);
+        write_groups(out, *broker);
+        write_storage(out, *broker, sources);
+    }
+    return out.take();
+}
+
+}  // namespace skiff::broker::metrics
