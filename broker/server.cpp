@@ -20,6 +20,7 @@
 #include "broker/connection.h"
 #include "broker/log_throttle.h"
 #include "broker/metrics/collector.h"
+#include "broker/metrics/sync_metrics.h"
 #include "broker/spawn.h"
 #include "broker/use_tuple.h"
 
@@ -142,6 +143,7 @@ Server::Server(config::BrokerConfig config)
     // The operations endpoint first: /health/live answers and /health/ready says "not yet"
     // while the logs are recovered, which may take a while after a crash.
     start_metrics_endpoint();
+    metrics::observe_storage_syncs();
     const auto opening = std::chrono::steady_clock::now();
     auto logs = open_logs(config_);
     recovery_seconds_ =

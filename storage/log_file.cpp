@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "storage/sync_timing.h"
+
 namespace skiff::storage {
 
 namespace fs = std::filesystem;
@@ -130,6 +132,7 @@ bool LogFile::reserve(int64_t position, int64_t length) {
 }
 
 Expected<void, StorageError> LogFile::sync() {
+    SyncTimer timer(SyncKind::fsync);
     if (::fdatasync(fd_) != 0)
         return unexpected(errno_error(errno, "fsync " + path_.string()));
     return {};

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "storage/sync_timing.h"
+
 namespace skiff::storage {
 
 namespace fs = std::filesystem;
@@ -211,8 +213,11 @@ Expected<void, StorageError> MappedIndex::flush() {
             return {};  // deleted by retention meanwhile: nothing to make durable
         return unexpected(errno_error(errno, "open " + path_.string()));
     }
-    if (::fdatasync(fd.get()) != 0)
-        return unexpected(errno_error(errno, "fsync " + path_.string()));
+    {
+        SyncTimer timer(SyncKind::fsync);
+        if (::fdatasync(fd.get()) != 0)
+            return unexpected(errno_error(errno, "fsync " + path_.string()));
+    }
     synced_.store(true, std::memory_order_release);
     return {};
 }

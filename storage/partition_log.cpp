@@ -12,6 +12,7 @@
 #include "storage/producer_snapshot.h"
 #include "storage/retention.h"
 #include "storage/segment_names.h"
+#include "storage/sync_timing.h"
 
 namespace skiff::storage {
 
@@ -106,6 +107,7 @@ Expected<bool, StorageError> PartitionLog::flush_rolled() {
     const int64_t target = flush_upto_.load();
     if (target <= recovery_point_.load())
         return false;
+    SyncTimer timer(SyncKind::log_flush);
     // Every segment below `target` is sealed: the active one's base is at least `target`.
     auto snap = snapshot();
     const auto& set = *snap.segments;
@@ -291,6 +293,7 @@ Expected<void, StorageError> PartitionLog::flush_locked() {
     int64_t leo = snap.high_watermark;
     if (recovery_point_.load() >= leo)
         return {};  // nothing written since the last flush (Kafka's flush skips it too)
+    SyncTimer timer(SyncKind::log_flush);
     // Every segment that may hold bytes after the recovery point.
     auto from = snap.segments->floor(recovery_point_.load()).value_or(0);
     for (size_t i = from; i < snap.segments->size(); ++i) {

@@ -9,6 +9,7 @@
 #include "broker/connection_tracker.h"
 #include "broker/metrics/exposition.h"
 #include "broker/metrics/process_metrics.h"
+#include "broker/metrics/sync_metrics.h"
 #include "broker/request_budget.h"
 
 #ifndef SKIFF_VERSION
@@ -150,6 +151,7 @@ void write_storage(Exposition& out, Broker& broker, const ScrapeSources& sources
                "Segments whose batches were all read and checked at start (no clean shutdown).");
     out.sample("skiff_log_recovery_validated_segments", {},
                static_cast<double>(stats.segments_validated));
+    write_sync_metrics(out);
     if (sources.retention_deleted_segments) {
         out.family("skiff_log_retention_deleted_segments_total", "counter",
                    "Segments deleted by retention (retention.ms, retention.bytes).");

@@ -136,6 +136,8 @@ class MetricsTest(unittest.TestCase):
         self.assertGreater(sample(text, "skiff_log_dir_free_bytes"), 0)
         self.assertGreaterEqual(sample(text, "skiff_connections_accepted_total"), 2)
         self.assertIsNotNone(sample(text, "skiff_log_recovery_seconds"))
+        self.assertIsNotNone(sample(text, "skiff_log_fsync_duration_seconds_count"))
+        self.assertIsNotNone(sample(text, "skiff_log_flush_duration_seconds_count"))
 
     def test_the_monitoring_setup_parses_and_queries_metrics_that_exist(self):
         import yaml  # python3-yaml (.ci/install-deps)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Cost of the metrics (issue 19): the same librdkafka producer (acks=1, 100-byte and 1 KiB
+# values, one partition) and the same produce round-trip latency run (acks=all, 100-byte values,
+# one message in flight) against skiff with the metrics endpoint off, and with it on and scraped
+# every second by a curl loop, as Prometheus would. A fresh skiff and data directory per run,
+# rounds A B A B ..., medians. The request path updates its counters either way (they are not
+# optional); the scraped runs add the endpoint's thread and a full /metrics every second.
+#
+#   tests/bench/metrics_overhead.sh [ROUNDS] [SECONDS]   (defaults: 5 rounds of 3 s)
+#
+# Uses build-bench/ (or $BENCH_BUILD_DIR) like run.sh. Prints "result ..." lines, then a table.
+# Never fails on a number.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+rounds=${1:-5}
+seconds=${2:-3}
+build=${BENCH_BUILD_DIR:-$root/build-bench}
+. "$root/tests/bench/skiff_address.sh"
+log() { printf '[metrics-overhead %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" --target skiff bench_client -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
+  || { tail -40 "$build/bench-build.log" >&2; exit 1; }
+skiff_bin=$build/broker/skiff
+client=$build/tests/bench/bench_client
+command -v curl >/dev/null || { log "needs curl"; exit 1; }
+
+tmp=$(mktemp -d /tmp/skiff-metrics-overhead.XXXXXX)
+skiff_pid='' scraper_pid=''
+stop_skiff() {
+  [ -n "$scraper_pid" ] && { kill "$scraper_pid" 2>/dev/null || true; wait "$scraper_pid" 2>/dev/null || true; }
+  scraper_pid=''
+  [ -n "$skiff_pid" ] || return 0
+  kill -TERM "$skiff_pid" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$skiff_pid" 2>/dev/null || true
+  wait "$skiff_pid" 2>/dev/null || true
+  skiff_pid=''
+  rm -rf "$tmp/data"
+}
+trap 'stop_skiff; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+# start_skiff off|scraped: sets addr; "scraped" also starts the once-a-second scraper.
+start_skiff() {
+  local listener=''
+  [ "$1" = scraped ] && listener=HTTP://127.0.0.1:0
+  "$skiff_bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
+    --override "metrics.listener=$listener" >"$tmp/skiff.log" 2>&1 &
+  skiff_pid=$!
+  addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
+  if [ "$1" = scraped ]; then
+    local url
+    url=$(grep -o 'metrics on http://[0-9.:]*/metrics' "$tmp/skiff.log" | sed 's/metrics on //')
+    [ -n "$url" ] || { log "no metrics endpoint in the log"; exit 1; }
+    (while sleep 1; do curl -sf -o /dev/null "$url" || echo "scrape failed" >&2; done) &
+    scraper_pid=$!
+  fi
+}
+
+raw=$tmp/raw.txt
+: >"$raw"
+for r in $(seq "$rounds"); do
+  for mode in off scraped; do
+    for size in 100 1024; do
+      start_skiff "$mode"
+      line=$(timeout 120 "$client" produce --bootstrap "$addr" --broker-pid "$skiff_pid" \
+        --topic "p-$size" --size "$size" --acks 1 --max-bytes 400000000 --seconds "$seconds" \
+        | grep '^result ') || { log "produce $mode size=$size failed"; exit 1; }
+      echo "round=$r metrics=$mode size=$size ${line#result }" | tee -a "$raw"
+      stop_skiff
+    done
+    start_skiff "$mode"
+    line=$(timeout 120 "$client" latency --bootstrap "$addr" --broker-pid "$skiff_pid" \
+      --topic lat --size 100 --count 2000 --seconds "$seconds" | grep '^result ') \
+      || { log "latency $mode failed"; exit 1; }
+    echo "round=$r metrics=$mode size=100 ${line#result }" | tee -a "$raw"
+    stop_skiff
+  done
+done
+
+/usr/bin/python3 - "$raw" <<'PY'
+import re, statistics, sys
+rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
+med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
+print("\n| workload | metrics off | scraped every second | ratio |")
+print("|---|---|---|---|")
+for size in ("100", "1024"):
+    pick = lambda m: [r for r in rows if r["metrics"] == m and r["size"] == size
+                      and r["workload"] == "produce"]
+    off, on = med(pick("off"), "mb_per_s"), med(pick("scraped"), "mb_per_s")
+    print("| produce %s B, acks=1 (MB/s) | %.0f | %.0f | %.2fx |" % (size, off, on, on / off))
+lat = lambda m, k: med([r for r in rows if r["metrics"] == m and r["workload"] == "latency"], k)
+for k, name in (("p50_us", "p50"), ("p99_us", "p99")):
+    off, on = lat("off", k), lat("scraped", k)
+    print("| produce round trip %s, acks=all (us) | %.0f | %.0f | %.2fx |" % (name, off, on, on / off))
+PY
