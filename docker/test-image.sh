@@ -10,7 +10,8 @@
 #      shared build stage is compiled once; the default image must be < 100 MB, the static one
 #      < 15 MB with nothing in it but the binary and a few files in /etc.
 #   3. For each image: the broker runs from it on the host network with its data directory
-#      bind-mounted from a host path; kcat produces and consumes through it; the image's
+#      bind-mounted from a host path; kcat produces and consumes through it; its metrics
+#      endpoint (on a free port here) is ready and counts the records produced; the image's
 #      HEALTHCHECK command exits 0 against it (and against localhost:PORT); SIGTERM stops it
 #      cleanly (log + .kafka_cleanshutdown); the health check then exits 1; a new container on
 #      the same host path serves the same records.
@@ -40,7 +41,7 @@ fi
 
 # --- tools -----------------------------------------------------------------------------------
 missing=()
-for tool in buildah:buildah debootstrap:debootstrap kcat:kcat python3:python3; do
+for tool in buildah:buildah debootstrap:debootstrap kcat:kcat python3:python3 curl:curl; do
   command -v "${tool%%:*}" >/dev/null || missing+=("${tool##*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -196,7 +197,7 @@ free_port() {
 }
 
 # State of the image under test, set by check_config and test_image and used by the helpers.
-image="" name="" bootstrap="" data="" health_ctr="" size=""
+image="" name="" bootstrap="" metrics="" data="" health_ctr="" size=""
 entrypoint=() healthcheck=() health_cmd=() image_user=""
 
 # check_config: the image metadata a container engine acts on: entrypoint, user, volume, port,
@@ -215,6 +216,8 @@ need(cfg.get("User") not in (None, "", "root", "0", "0:0") and not cfg["User"].s
      "runs as root")
 need("/var/lib/skiff" in (cfg.get("Volumes") or {}), "no volume at /var/lib/skiff")
 need("9092/tcp" in (cfg.get("ExposedPorts") or {}), "9092 not exposed")
+need("9649/tcp" in (cfg.get("ExposedPorts") or {}), "9649 (metrics) not exposed")
+need(env.get("SKIFF_METRICS_LISTENER") == "HTTP://0.0.0.0:9649", "SKIFF_METRICS_LISTENER")
 need(cfg.get("StopSignal") == "SIGTERM", "stop signal is not SIGTERM")
 need(env.get("SKIFF_LOG_DIRS") == "/var/lib/skiff", "SKIFF_LOG_DIRS")
 need(env.get("SKIFF_LISTENERS") == "PLAINTEXT://0.0.0.0:9092", "SKIFF_LISTENERS")
@@ -283,6 +286,7 @@ start_broker() {
   containers+=("$c")
   bh run --isolation chroot --network host -v "$data:/var/lib/skiff" \
     -e "SKIFF_LISTENERS=PLAINTEXT://$bootstrap" -e "SKIFF_ADVERTISED_LISTENERS=PLAINTEXT://$bootstrap" \
+    -e "SKIFF_METRICS_LISTENER=HTTP://$metrics" \
     "$c" -- "${entrypoint[@]}" >"$1" 2>&1 &
   broker_pid=$!
   deadline=$(($(date +%s) + 60))
@@ -366,6 +370,7 @@ test_image() {
   name="$1" image="$2"
   port="$(free_port)"
   bootstrap="127.0.0.1:$port"
+  metrics="127.0.0.1:$(free_port)" # the host network is shared: not the image's 9649 either
   data="$work/$name-data" # the host path bind-mounted at /var/lib/skiff, as with docker run -v
   mkdir -p "$data"
   chown "$skiff_uid:$skiff_uid" "$data"
@@ -386,6 +391,10 @@ test_image() {
   }
   [ "$got" = "$expected" ] || fail "consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
   say "kcat consumed the same 3 records"
+  curl -sf "http://$metrics/health/ready" >/dev/null || fail "GET /health/ready on $metrics"
+  curl -sf "http://$metrics/metrics" | grep -q '^skiff_topic_produced_records_total{topic="image-test"} 3$' \
+    || fail "GET /metrics on $metrics does not count the 3 records produced"
+  say "the metrics endpoint is ready and counted the 3 records"
 
   rc="$(run_health)"
   [ "$rc" = 0 ] || {

@@ -3,10 +3,14 @@
 # values, one partition) and the same produce round-trip latency run (acks=all, 100-byte values,
 # one message in flight) against skiff with the metrics endpoint off, and with it on and scraped
 # every second by a curl loop, as Prometheus would. A fresh skiff and data directory per run,
-# rounds A B A B ..., medians. The request path updates its counters either way (they are not
+# rounds A B A B ..., medians; each produce run lasts SECONDS (up to 3 GB), so it is scraped
+# about once a second throughout. The request path updates its counters either way (they are not
 # optional); the scraped runs add the endpoint's thread and a full /metrics every second.
 #
 #   tests/bench/metrics_overhead.sh [ROUNDS] [SECONDS]   (defaults: 5 rounds of 3 s)
+#
+# BASELINE_SKIFF=/path/to/skiff adds a third mode, "before": that binary (a build from before the
+# metrics existed) with no metrics setting, to show what the counters on the request path cost.
 #
 # Uses build-bench/ (or $BENCH_BUILD_DIR) like run.sh. Prints "result ..." lines, then a table.
 # Never fails on a number.
@@ -42,12 +46,13 @@ stop_skiff() {
 trap 'stop_skiff; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-# start_skiff off|scraped: sets addr; "scraped" also starts the once-a-second scraper.
+# start_skiff before|off|scraped: sets addr; "scraped" also starts the once-a-second scraper.
 start_skiff() {
-  local listener=''
+  local listener='' bin=$skiff_bin setting=()
   [ "$1" = scraped ] && listener=HTTP://127.0.0.1:0
-  "$skiff_bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
-    --override "metrics.listener=$listener" >"$tmp/skiff.log" 2>&1 &
+  if [ "$1" = before ]; then bin=$BASELINE_SKIFF; else setting=(--override "metrics.listener=$listener"); fi
+  "$bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
+    "${setting[@]}" >"$tmp/skiff.log" 2>&1 &
   skiff_pid=$!
   addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
   if [ "$1" = scraped ]; then
@@ -61,12 +66,14 @@ start_skiff() {
 
 raw=$tmp/raw.txt
 : >"$raw"
+modes=(off scraped)
+[ -n "${BASELINE_SKIFF:-}" ] && modes=(before off scraped)
 for r in $(seq "$rounds"); do
-  for mode in off scraped; do
+  for mode in "${modes[@]}"; do
     for size in 100 1024; do
       start_skiff "$mode"
       line=$(timeout 120 "$client" produce --bootstrap "$addr" --broker-pid "$skiff_pid" \
-        --topic "p-$size" --size "$size" --acks 1 --max-bytes 400000000 --seconds "$seconds" \
+        --topic "p-$size" --size "$size" --acks 1 --max-bytes 3000000000 --seconds "$seconds" \
         | grep '^result ') || { log "produce $mode size=$size failed"; exit 1; }
       echo "round=$r metrics=$mode size=$size ${line#result }" | tee -a "$raw"
       stop_skiff
@@ -84,15 +91,19 @@ done
 import re, statistics, sys
 rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
 med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
-print("\n| workload | metrics off | scraped every second | ratio |")
-print("|---|---|---|---|")
+before = any(r["metrics"] == "before" for r in rows)
+modes = (["before"] if before else []) + ["off", "scraped"]
+names = {"before": "before the metrics", "off": "endpoint off", "scraped": "scraped every second"}
+print("\n| workload | " + " | ".join(names[m] for m in modes) + " | scraped / %s |"
+      % ("before" if before else "off"))
+print("|---|" + "---|" * (len(modes) + 1))
+def row(label, values, fmt):
+    print("| %s | %s | %.2fx |" % (label, " | ".join(fmt % v for v in values), values[-1] / values[0]))
 for size in ("100", "1024"):
     pick = lambda m: [r for r in rows if r["metrics"] == m and r["size"] == size
                       and r["workload"] == "produce"]
-    off, on = med(pick("off"), "mb_per_s"), med(pick("scraped"), "mb_per_s")
-    print("| produce %s B, acks=1 (MB/s) | %.0f | %.0f | %.2fx |" % (size, off, on, on / off))
+    row("produce %s B, acks=1 (MB/s)" % size, [med(pick(m), "mb_per_s") for m in modes], "%.0f")
 lat = lambda m, k: med([r for r in rows if r["metrics"] == m and r["workload"] == "latency"], k)
 for k, name in (("p50_us", "p50"), ("p99_us", "p99")):
-    off, on = lat("off", k), lat("scraped", k)
-    print("| produce round trip %s, acks=all (us) | %.0f | %.0f | %.2fx |" % (name, off, on, on / off))
+    row("produce round trip %s, acks=all (us)" % name, [lat(m, k) for m in modes], "%.0f")
 PY
