@@ -302,8 +302,7 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
         observe(timing);
         co_return keep_open;
     }
-    timings_.push_back(timing);
-    enqueue(std::move(out));
+    enqueue(std::move(out), timing);
     co_return keep_open;
 }
 
@@ -314,16 +313,15 @@ asio::awaitable<void> Connection::write_loop() {
             co_await wait_signal(queue_signal_);
         if (queue_.empty() || closed_)
             break;
-        auto ec = co_await write_response(socket_, *queue_.front());
+        auto ec = co_await write_response(socket_, *queue_.front().out);
         if (ec) {
             spdlog::debug("connection {}: write failed: {}", peer_, ec.message());
             set_close_reason(metrics::CloseReason::io_error);
             break;
         }
-        recycle(std::move(queue_.front()));
+        recycle(std::move(queue_.front().out));
+        observe(queue_.front().timing);
         queue_.pop_front();
-        observe(timings_.front());
-        timings_.pop_front();
         space_signal_.cancel();
         last_activity_ = std::chrono::steady_clock::now();
     }
@@ -355,8 +353,8 @@ std::unique_ptr<protocol::OutBuffer> Connection::take_buffer() {
     return b;
 }
 
-void Connection::enqueue(std::unique_ptr<protocol::OutBuffer> response) {
-    queue_.push_back(std::move(response));
+void Connection::enqueue(std::unique_ptr<protocol::OutBuffer> response, const Timing& timing) {
+    queue_.push_back({std::move(response), timing});
     queue_signal_.cancel();
 }
 
