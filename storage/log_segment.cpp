@@ -187,10 +187,10 @@ Expected<std::optional<SegmentPosition>, StorageError> LogSegment::locate(int64_
     }
 }
 
-Expected<int64_t, StorageError> LogSegment::batches_end(int64_t start, int64_t max_bytes,
-                                                        int64_t limit) const {
+Expected<BatchesEnd, StorageError> LogSegment::batches_end(int64_t start, int64_t max_bytes,
+                                                           int64_t limit) const {
     if (max_bytes >= limit - start)
-        return limit;
+        return BatchesEnd{.position = limit};
     const int64_t target = start + max_bytes;
     // Index entries sit on batch boundaries: jump to the last one before the target so the
     // scan covers at most one index interval.
@@ -201,7 +201,7 @@ Expected<int64_t, StorageError> LogSegment::batches_end(int64_t start, int64_t m
     if (!log)
         return unexpected(log.error());
     BatchScanner scanner(**log, from, limit);
-    int64_t end = from;
+    BatchesEnd end{.position = from};
     for (;;) {
         auto step = scanner.next(false);
         if (!step)
@@ -210,9 +210,11 @@ Expected<int64_t, StorageError> LogSegment::batches_end(int64_t start, int64_t m
             break;
         int64_t batch_end =
             step->batch->position + static_cast<int64_t>(step->batch->header.size_bytes());
-        if (batch_end > target)
+        if (batch_end > target) {
+            end.next_offset = step->batch->header.base_offset;
             break;
-        end = batch_end;
+        }
+        end.position = batch_end;
     }
     return end;
 }

@@ -50,6 +50,13 @@ struct SegmentPosition {
     int64_t records_scanned = 0;
 };
 
+// Where a read of whole batches stops, and the base offset of the batch found there (the first
+// that did not fit); -1 when the read reached the limit without reading a header there.
+struct BatchesEnd {
+    int64_t position = 0;
+    int64_t next_offset = -1;
+};
+
 class LogSegment {
   public:
     // A new, empty active segment.
@@ -102,8 +109,8 @@ class LogSegment {
                                                                   int64_t limit) const;
     // End of the whole batches starting at `start` that fit in max_bytes (== start if not even
     // one fits), never past `limit`.
-    Expected<int64_t, StorageError> batches_end(int64_t start, int64_t max_bytes,
-                                                int64_t limit) const;
+    Expected<BatchesEnd, StorageError> batches_end(int64_t start, int64_t max_bytes,
+                                                   int64_t limit) const;
     // First record with timestamp >= target in [0, limit).
     Expected<std::optional<TimestampAndOffset>, StorageError> find_timestamp(int64_t target,
                                                                              int64_t limit) const;

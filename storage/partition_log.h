@@ -79,6 +79,12 @@ struct ReadResult {
     int64_t high_watermark = 0;
     int64_t log_start_offset = 0;
     int64_t last_stable_offset = 0;
+    // The offsets the slices span: the first batch's base offset, and the offset of the batch
+    // after the last one returned (the end of the range read when the read reached it). Both
+    // -1 when nothing was returned. Their difference counts the records returned (offsets
+    // removed by compaction included).
+    int64_t first_offset = -1;
+    int64_t next_offset = -1;
     // read_committed only: the aborted transactions overlapping the returned range, by
     // first_offset (Fetch's aborted_transactions).
     std::vector<AbortedTxn> aborted;

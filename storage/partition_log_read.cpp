@@ -54,6 +54,7 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
         if (*found) {
             start = (*found)->batch_position;
             first_batch_size = static_cast<int64_t>((*found)->header.size_bytes());
+            result.first_offset = (*found)->header.base_offset;
             break;
         }
     }
@@ -61,15 +62,15 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
         return result;
     int64_t remaining = std::max<int64_t>(max_bytes, 0);
     size_t last_segment = i;
-    int64_t last_stop = start;
+    BatchesEnd last{.position = start};
     for (bool first = true; i <= end_segment; ++i, start = 0, first = false) {
         const int64_t lim = limit(i);
         auto end = set[i]->batches_end(start, remaining, lim);
         if (!end)
             return unexpected(end.error());
-        int64_t stop = *end;
-        if (first && stop == start && min_one_batch)
-            stop = start + first_batch_size;
+        if (first && end->position == start && min_one_batch)
+            *end = BatchesEnd{.position = start + first_batch_size};
+        const int64_t stop = end->position;
         if (stop > start) {
             auto slice = set[i]->slice(start, stop - start);
             if (!slice)
@@ -78,29 +79,39 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
             result.total_bytes += stop - start;
             remaining -= stop - start;
             last_segment = i;
-            last_stop = stop;
+            last = *end;
         }
         if (stop < lim || remaining <= 0)
             break;  // the next batch did not fit
     }
-    if (!committed || result.slices.empty())
+    if (result.slices.empty()) {
+        result.first_offset = -1;
         return result;
-    // Kafka's upper bound: the offset of the first batch after the bytes returned.
-    int64_t upper = snap.high_watermark;
-    if (last_segment == end_segment && last_stop == end_position) {
-        upper = end_offset;
-    } else if (last_stop < snap.limit(last_segment)) {
+    }
+    // Kafka's upper bound: the offset of the first batch after the bytes returned. The scan
+    // that found where to stop usually read its header; otherwise it is the end of the range
+    // read, the next segment's base offset, or (rarely: the first batch alone went past the
+    // limits) read from the file.
+    if (last_segment == end_segment && last.position == end_position) {
+        result.next_offset = end_offset;
+    } else if (last.next_offset >= 0) {
+        result.next_offset = last.next_offset;
+    } else if (last.position < snap.limit(last_segment)) {
         auto file = set[last_segment]->file();
         if (!file)
             return unexpected(file.error());
         std::byte base[8];
-        if (auto r = (*file)->read_at(last_stop, base); !r)
+        if (auto r = (*file)->read_at(last.position, base); !r)
             return unexpected(r.error());
-        upper = load_be<int64_t>(base);
+        result.next_offset = load_be<int64_t>(base);
     } else if (last_segment + 1 < set.size()) {
-        upper = set[last_segment + 1]->base_offset();
+        result.next_offset = set[last_segment + 1]->base_offset();
+    } else {
+        result.next_offset = snap.high_watermark;
     }
-    result.aborted = collect_aborted(snap, first_segment, offset, upper);
+    if (!committed)
+        return result;
+    result.aborted = collect_aborted(snap, first_segment, offset, result.next_offset);
     return result;
 }
 

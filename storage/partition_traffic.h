@@ -11,8 +11,9 @@ namespace skiff::storage {
 
 struct PartitionTraffic {
     std::atomic<uint64_t> records_produced{0};
-    std::atomic<uint64_t> bytes_produced{0};  // record batch bytes as stored
-    std::atomic<uint64_t> bytes_fetched{0};   // record bytes returned to consumers
+    std::atomic<uint64_t> bytes_produced{0};   // record batch bytes as stored
+    std::atomic<uint64_t> records_fetched{0};  // offsets spanned by the batches returned
+    std::atomic<uint64_t> bytes_fetched{0};    // record bytes returned to consumers
 
     static void add(std::atomic<uint64_t>& counter, uint64_t n) {
         counter.fetch_add(n, std::memory_order_relaxed);

@@ -17,17 +17,26 @@
 namespace skiff::broker {
 namespace {
 
-// The partitions the last read_all returned data from, and how many bytes: the response's bytes
-// are counted once, after the last read (a long poll reads several times). Per I/O thread and
-// reused: read_all and the count that follows it run without a suspension in between.
-std::vector<std::pair<storage::PartitionLog*, int64_t>>& fetched_logs() {
-    thread_local std::vector<std::pair<storage::PartitionLog*, int64_t>> logs;
+// The partitions the last read_all returned data from, with how many records and bytes: a
+// response is counted once, after the last read (a long poll reads several times). Per I/O
+// thread and reused: read_all and the count that follows it run without a suspension between.
+struct Fetched {
+    storage::PartitionLog* log;
+    int64_t records;  // offsets spanned by the batches returned (storage::ReadResult)
+    int64_t bytes;
+};
+
+std::vector<Fetched>& fetched_logs() {
+    thread_local std::vector<Fetched> logs;
     return logs;
 }
 
-void count_fetched_bytes() {
-    for (const auto& [log, bytes] : fetched_logs())
-        storage::PartitionTraffic::add(log->traffic().bytes_fetched, static_cast<uint64_t>(bytes));
+void count_fetched() {
+    for (const auto& f : fetched_logs()) {
+        auto& traffic = f.log->traffic();
+        storage::PartitionTraffic::add(traffic.records_fetched, static_cast<uint64_t>(f.records));
+        storage::PartitionTraffic::add(traffic.bytes_fetched, static_cast<uint64_t>(f.bytes));
+    }
     fetched_logs().clear();
 }
 
@@ -137,7 +146,9 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
             }
             pass.bytes += out.records.size_bytes();
             if (out.records.size_bytes() > 0)
-                fetched_logs().emplace_back(log, out.records.size_bytes());
+                fetched_logs().push_back({.log = log,
+                                          .records = read->next_offset - read->first_offset,
+                                          .bytes = out.records.size_bytes()});
             budget = std::max<int64_t>(budget - out.records.size_bytes(), 0);
             t.partitions.push_back(std::move(out));
         }
@@ -160,7 +171,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
     const auto refs = resolve_fetch_topics(ctx.broker.topics(), req, version);
     Pass pass = read_all(ctx.broker, req, refs, version, resp);
     if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0) {
-        count_fetched_bytes();
+        count_fetched();
         co_return resp;
     }
 
@@ -186,7 +197,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
         pass = read_all(ctx.broker, req, refs, version, resp);
     }
     waiters.remove(keys, waiter);
-    count_fetched_bytes();
+    count_fetched();
     co_return resp;
 }
 

@@ -256,11 +256,11 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     // A retried idempotent batch already stored: acknowledged with its original offsets.
     if (!appended->duplicate) {
         broker.waiters().notify(PartitionWaiters::key(topic, partition));
-        uint64_t records = 0;
+        uint64_t appended_records = 0;
         for (const auto& s : summaries)
-            records += static_cast<uint64_t>(s.record_count);
+            appended_records += static_cast<uint64_t>(s.record_count);
         auto& traffic = log->traffic();
-        storage::PartitionTraffic::add(traffic.records_produced, records);
+        storage::PartitionTraffic::add(traffic.records_produced, appended_records);
         storage::PartitionTraffic::add(traffic.bytes_produced, stored.size());
     }
     return {ErrorCode::none, {}, appended->base_offset, appended->log_start_offset};

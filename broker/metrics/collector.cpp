@@ -20,7 +20,7 @@ namespace skiff::broker::metrics {
 namespace {
 
 struct TopicTraffic {
-    uint64_t records_produced = 0, bytes_produced = 0, bytes_fetched = 0;
+    uint64_t records_produced = 0, bytes_produced = 0, records_fetched = 0, bytes_fetched = 0;
 };
 
 void write_partitions(Exposition& out, Broker& broker) {
@@ -31,6 +31,7 @@ void write_partitions(Exposition& out, Broker& broker) {
         auto& sum = topics[tp.topic];
         sum.records_produced += t.records_produced.load(std::memory_order_relaxed);
         sum.bytes_produced += t.bytes_produced.load(std::memory_order_relaxed);
+        sum.records_fetched += t.records_fetched.load(std::memory_order_relaxed);
         sum.bytes_fetched += t.bytes_fetched.load(std::memory_order_relaxed);
     }
     out.family("skiff_topic_produced_records_total", "counter",
@@ -43,6 +44,13 @@ void write_partitions(Exposition& out, Broker& broker) {
     for (const auto& [topic, t] : topics)
         out.sample("skiff_topic_produced_bytes_total", {{"topic", topic}},
                    static_cast<double>(t.bytes_produced));
+    out.family("skiff_topic_fetched_records_total", "counter",
+               "Records returned by Fetch, by topic: the offsets the returned batches span, "
+               "whole batches (records before the fetch offset and transaction markers "
+               "included).");
+    for (const auto& [topic, t] : topics)
+        out.sample("skiff_topic_fetched_records_total", {{"topic", topic}},
+                   static_cast<double>(t.records_fetched));
     out.family("skiff_topic_fetched_bytes_total", "counter",
                "Record bytes returned by Fetch, by topic.");
     for (const auto& [topic, t] : topics)

@@ -125,6 +125,11 @@ class MetricsTest(unittest.TestCase):
                          RECORDS - CONSUMED)
         self.assertGreater(sample(text, "skiff_topic_fetched_bytes_total", {"topic": TOPIC}),
                            CONSUMED * 100)
+        # One consumer read from offset 0 in order: at least what it consumed, and (prefetching)
+        # at most every record once.
+        fetched = sample(text, "skiff_topic_fetched_records_total", {"topic": TOPIC})
+        self.assertGreaterEqual(fetched, CONSUMED)
+        self.assertLessEqual(fetched, RECORDS)
         self.assertGreaterEqual(sample(text, "skiff_requests_total", {"api": "Produce"}), 1)
         self.assertGreaterEqual(sample(text, "skiff_request_errors_total",
                                        {"api": "Produce", "error": "NONE"}), 1)

@@ -95,6 +95,9 @@ TEST(PartitionLogTest, ReadReturnsWholeBatchesWithinMaxBytes) {
         EXPECT_EQ(batches[i].first, 2 * int64_t(i));
     EXPECT_EQ(all->total_bytes, (*log)->size_bytes());
     EXPECT_EQ(all->high_watermark, 24);
+    // The offsets the slices span (what the fetched-records metric counts).
+    EXPECT_EQ(all->first_offset, 0);
+    EXPECT_EQ(all->next_offset, 24);
 
     // From the middle of a batch: starts at the batch holding the offset.
     auto mid = (*log)->read(5, 250, false);
@@ -103,14 +106,30 @@ TEST(PartitionLogTest, ReadReturnsWholeBatchesWithinMaxBytes) {
     ASSERT_EQ(got.size(), 2u);  // 120 + 100 fit in 250, + 110 does not
     EXPECT_EQ(got[0].first, 4);
     EXPECT_LE(mid->total_bytes, 250);
+    EXPECT_EQ(mid->first_offset, 4);
+    EXPECT_EQ(mid->next_offset, 8);  // the batch that did not fit
 
     // Smaller than the first batch: nothing, unless min_one_batch.
     auto none = (*log)->read(0, 50, false);
     ASSERT_TRUE(none);
     EXPECT_EQ(none->total_bytes, 0);
+    EXPECT_EQ(none->first_offset, -1);
+    EXPECT_EQ(none->next_offset, -1);
     auto one = (*log)->read(0, 50, true);
     ASSERT_TRUE(one);
     EXPECT_EQ(batches_in(*one), (std::vector<std::pair<int64_t, size_t>>{{0, 100}}));
+    EXPECT_EQ(one->first_offset, 0);
+    EXPECT_EQ(one->next_offset, 2);
+
+    // Ending exactly at a segment's end: the next segment's base offset.
+    for (int64_t from = 0; from < 24; from += 2) {
+        auto r = (*log)->read(from, 230, false);
+        ASSERT_TRUE(r);
+        int64_t next = from;
+        for (const auto& [base, size] : batches_in(*r))
+            next = base + 2;
+        EXPECT_EQ(r->next_offset, next) << "from " << from;
+    }
 
     // At the high watermark: empty; past it or before the start: out of range.
     auto end = (*log)->read(24, 100, true);
@@ -132,6 +151,8 @@ TEST(PartitionLogTest, MinOneBatchReturnsALargeFirstBatch) {
     auto r = (*log)->read(3, 1000, true);
     ASSERT_TRUE(r);
     EXPECT_EQ(batches_in(*r), (std::vector<std::pair<int64_t, size_t>>{{0, 5000}}));
+    EXPECT_EQ(r->first_offset, 0);
+    EXPECT_EQ(r->next_offset, 10);
 }
 
 TEST(PartitionLogTest, TimestampQueries) {
