@@ -35,15 +35,10 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
       logs_(std::move(logs)),
       topics_(*logs_),
       producer_ids_(logs_->log_dir()),
-      cluster_id_(std::move(cluster_id)) {
-    const auto& adv =
-        config_.advertised_listeners.empty() ? config_.listeners : config_.advertised_listeners;
-    if (!adv.empty()) {
-        advertised_host_ = adv.front().host;
-        advertised_port_ = adv.front().port;
-    }
-    if (advertised_host_.empty() || advertised_host_ == "0.0.0.0" || advertised_host_ == "::")
-        advertised_host_ = "127.0.0.1";
+      cluster_id_(std::move(cluster_id)),
+      advertised_(config::effective_advertised(config_.listeners, config_.advertised_listeners)) {
+    if (advertised_.empty())  // the loader refuses an empty listeners; a test could build one
+        advertised_ = config::effective_advertised(config::BrokerConfig{}.listeners, {});
     open_groups();
     open_transactions();
 }
@@ -100,10 +95,18 @@ void Broker::open_transactions() {
     transactions_ = std::move(*coordinator);
 }
 
-void Broker::set_bound_port(uint16_t port) {
+const config::Listener& Broker::advertised(std::string_view listener) const {
+    for (const auto& a : advertised_)
+        if (a.name == listener)
+            return a;
+    return advertised_.front();
+}
+
+void Broker::set_bound_port(std::string_view listener, uint16_t port) {
     // An ephemeral listener (port 0) advertises the port it actually got.
-    if (advertised_port_ == 0)
-        advertised_port_ = port;
+    for (auto& a : advertised_)
+        if (a.name == listener && a.port == 0)
+            a.port = port;
 }
 
 }  // namespace skiff::broker

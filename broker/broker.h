@@ -6,6 +6,8 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "broker/group/group_coordinator.h"
 #include "broker/group/offset_store.h"
@@ -41,11 +43,13 @@ class Broker {
     metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
     int32_t node_id() const { return config_.node_id; }
 
-    // Where clients should connect: the first advertised listener, with the bound port filled
-    // in when the listener asked for an ephemeral port (0).
-    const std::string& advertised_host() const { return advertised_host_; }
-    int32_t advertised_port() const { return advertised_port_; }
-    void set_bound_port(uint16_t port);
+    // Where a client that connected through listener `listener` (its name) should connect: that
+    // listener's advertised address (config::effective_advertised), with the bound port filled
+    // in when the listener asked for an ephemeral port (0). An unknown or empty name (handler
+    // unit tests, which have no connection) gives the first listener's.
+    const config::Listener& advertised(std::string_view listener) const;
+    // Called once per listener after it bound, before any connection is accepted.
+    void set_bound_port(std::string_view listener, uint16_t port);
 
   private:
     void open_groups();
@@ -64,8 +68,7 @@ class Broker {
     std::string cluster_id_;
     metrics::RequestMetrics request_metrics_;
     metrics::ConnectionMetrics connection_metrics_;
-    std::string advertised_host_;
-    int32_t advertised_port_ = 9092;
+    std::vector<config::Listener> advertised_;  // one per config_.listeners entry, same order
 };
 
 }  // namespace skiff::broker

@@ -48,9 +48,11 @@ std::string describe_peer(const asio::ip::tcp::socket& s) {
 
 }  // namespace
 
-Connection::Connection(asio::ip::tcp::socket socket, Broker& broker, const RequestRouter& router,
-                       ConnectionTracker& tracker, RequestBudget& budget)
+Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broker& broker,
+                       const RequestRouter& router, ConnectionTracker& tracker,
+                       RequestBudget& budget)
     : socket_(std::move(socket)),
+      listener_(std::move(listener)),
       broker_(broker),
       router_(router),
       tracker_(tracker),
@@ -266,7 +268,7 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
     Timing timing{.api_key = -1, .long_poll = false, .started = std::chrono::steady_clock::now()};
     DispatchInfo info;
     const auto result =
-        co_await router_.dispatch(broker_, peer_, frame, *out, &client_software_, &info);
+        co_await router_.dispatch(broker_, peer_, listener_, frame, *out, &client_software_, &info);
     timing.api_key = info.api_key;
     timing.long_poll = info.long_poll;
     using Result = RequestRouter::Result;

@@ -36,8 +36,9 @@ class RequestBudget;
 
 class Connection : public std::enable_shared_from_this<Connection> {
   public:
-    Connection(asio::ip::tcp::socket socket, Broker& broker, const RequestRouter& router,
-               ConnectionTracker& tracker, RequestBudget& budget);
+    // `listener`: the name of the listener that accepted the socket.
+    Connection(asio::ip::tcp::socket socket, std::string listener, Broker& broker,
+               const RequestRouter& router, ConnectionTracker& tracker, RequestBudget& budget);
     ~Connection();
 
     void start();
@@ -78,6 +79,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void observe(const Timing& timing) const;
 
     asio::ip::tcp::socket socket_;
+    const std::string listener_;  // the accepting listener's name (RequestContext::listener)
     Broker& broker_;
     const RequestRouter& router_;
     ConnectionTracker& tracker_;

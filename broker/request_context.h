@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "protocol/request_header.h"
 
@@ -21,6 +22,10 @@ struct RequestContext {
     const std::string& peer;  // "host:port" of the client, for log lines
     // The connection's record of the client software; null outside a connection (unit tests).
     ClientSoftware* client_software = nullptr;
+    // Name of the listener the connection came through (config::Listener::name): Metadata,
+    // FindCoordinator and DescribeCluster answer with that listener's advertised address. Empty
+    // outside a connection (unit tests): the first listener's.
+    std::string_view listener{};
     // Set by a handler whose request gets no response (Produce with acks=0).
     bool suppress_response = false;
     // Set by a handler that wants the connection closed after this request: an acks=0 produce

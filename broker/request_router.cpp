@@ -52,8 +52,9 @@ RequestRouter::RequestRouter() {
 }
 
 asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
-    Broker& broker, const std::string& peer, std::span<const std::byte> frame,
-    protocol::OutBuffer& out, ClientSoftware* client_software, DispatchInfo* info) const {
+    Broker& broker, const std::string& peer, std::string_view listener,
+    std::span<const std::byte> frame, protocol::OutBuffer& out, ClientSoftware* client_software,
+    DispatchInfo* info) const {
     // A client looping on bad requests must not flood the log: one line per kind, then counts.
     auto& log = LogThrottle::global();
     auto decoded = protocol::decode_request_header(frame);
@@ -88,7 +89,11 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     broker.request_metrics().count_request(header.api_key);
     if (info)
         info->api_key = header.api_key;
-    RequestContext ctx{broker, header, peer, client_software};
+    RequestContext ctx{.broker = broker,
+                       .header = header,
+                       .peer = peer,
+                       .client_software = client_software,
+                       .listener = listener};
     RouteOutcome outcome;
     try {
         outcome = co_await find(header.api_key)(ctx, frame.subspan(decoded->body_offset),

@@ -46,12 +46,14 @@ class RequestRouter {
 
     RequestRouter();
 
-    // One whole request frame (without its size prefix) from `peer`; `client_software` is the
+    // One whole request frame (without its size prefix) from `peer`, which connected through
+    // the listener named `listener` (must outlive the call); `client_software` is the
     // connection's record, which ApiVersions v3+ fills in.
     // `info`, if given, is filled in for the request metrics; dispatch itself counts the
     // request and the error codes of its response (broker.request_metrics()).
     asio::awaitable<Result> dispatch(Broker& broker, const std::string& peer,
-                                     std::span<const std::byte> frame, protocol::OutBuffer& out,
+                                     std::string_view listener, std::span<const std::byte> frame,
+                                     protocol::OutBuffer& out,
                                      ClientSoftware* client_software = nullptr,
                                      DispatchInfo* info = nullptr) const;
 

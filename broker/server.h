@@ -36,7 +36,8 @@ class Server {
     int run();
 
   private:
-    asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor);
+    // Accepts on `acceptor`, the listener named `listener`, until it closes.
+    asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor, std::string listener);
     asio::awaitable<void> shutdown_gracefully();
     void maintenance_loop();
     // Gives memory that malloc keeps after a burst (many connections closed, large requests
@@ -54,7 +55,7 @@ class Server {
     ConnectionTracker tracker_;
     RequestBudget budget_;  // outlives the connections (destroyed with io_) that hold bytes of it
     IoThreads io_;
-    std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;
+    std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;  // config_.listeners' order
 
     std::unique_ptr<storage::CleanerManager> cleaner_;  // log.cleaner.*: compacted topics
     std::thread maintenance_;

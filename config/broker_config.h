@@ -31,8 +31,13 @@ namespace skiff::config {
 struct BrokerConfig {
     std::vector<Listener> listeners{Listener{"PLAINTEXT", "127.0.0.1", 9092}};
     // When not set: `listeners` with wildcard hosts replaced by loopback (0.0.0.0 -> 127.0.0.1,
-    // :: -> ::1). A port of 0 stays 0; the broker advertises the port it actually bound.
+    // :: -> ::1). A port of 0 stays 0; the broker advertises the port it actually bound. Each
+    // connection is given the entry named as the listener it came through (a listener missing
+    // here advertises its own address: config::effective_advertised).
     std::vector<Listener> advertised_listeners{Listener{"PLAINTEXT", "127.0.0.1", 9092}};
+    // NAME:PROTOCOL pairs giving each listener its security protocol (Kafka's name and default);
+    // checked against `listeners` when loaded, see config/listener.h.
+    std::string listener_security_protocol_map{kDefaultSecurityProtocolMap};
     // The operations HTTP endpoint (/metrics, /health/live, /health/ready): HTTP://host:port,
     // empty for none. Apart from the Kafka listeners; loopback only by default, as they are.
     std::string metrics_listener = "HTTP://127.0.0.1:9649";

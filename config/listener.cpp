@@ -11,6 +11,13 @@ namespace {
 
 constexpr std::string_view kSyntax = "expected NAME://host:port entries separated by commas";
 
+std::string upper_cased(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; });
+    return out;
+}
+
 std::string fail(std::string_view entry, std::string_view why) {
     std::string out(kSyntax);
     out += " (\"";
@@ -46,15 +53,7 @@ Expected<Listener, std::string> parse_one(std::string_view entry) {
     if (!valid_name(name)) {
         return unexpected(fail(entry, "needs a name of letters, digits and '_' before \"://\""));
     }
-    listener.name.assign(name);
-    std::transform(listener.name.begin(), listener.name.end(), listener.name.begin(),
-                   [](char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; });
-    if (listener.name == "SSL" || listener.name == "SASL_PLAINTEXT" ||
-        listener.name == "SASL_SSL") {
-        return unexpected(fail(entry,
-                               "uses a security protocol skiff does not support; skiff "
-                               "serves PLAINTEXT only"));
-    }
+    listener.name = upper_cased(name);
 
     const std::string_view address = entry.substr(scheme_end + 3);
     std::string_view host;
@@ -165,6 +164,107 @@ std::string listeners_to_string(const std::vector<Listener>& listeners) {
             out += ',';
         }
         out += listener.to_string();
+    }
+    return out;
+}
+
+std::string_view security_protocol_name(SecurityProtocol protocol) {
+    switch (protocol) {
+        case SecurityProtocol::plaintext:
+            return "PLAINTEXT";
+        case SecurityProtocol::ssl:
+            return "SSL";
+        case SecurityProtocol::sasl_plaintext:
+            return "SASL_PLAINTEXT";
+        case SecurityProtocol::sasl_ssl:
+            return "SASL_SSL";
+    }
+    return "PLAINTEXT";
+}
+
+Expected<SecurityProtocolMap, std::string> parse_security_protocol_map(std::string_view text) {
+    constexpr std::string_view kMapSyntax =
+        "expected NAME:PROTOCOL entries separated by commas, PROTOCOL one of PLAINTEXT, SSL, "
+        "SASL_PLAINTEXT, SASL_SSL";
+    auto map_fail = [&](std::string_view entry, std::string_view why) {
+        return std::string(kMapSyntax) + " (\"" + std::string(entry) + "\" " + std::string(why) +
+               ")";
+    };
+    SecurityProtocolMap map;
+    if (trim(text).empty())
+        return map;
+    while (true) {
+        const auto comma = text.find(',');
+        const std::string_view entry = trim(text.substr(0, comma));
+        const auto colon = entry.find(':');
+        if (entry.empty())
+            return unexpected(map_fail(text, "has an empty entry"));
+        if (colon == std::string_view::npos)
+            return unexpected(map_fail(entry, "has no ':'"));
+        const std::string_view name = trim(entry.substr(0, colon));
+        if (!valid_name(name))
+            return unexpected(map_fail(entry, "needs a name of letters, digits and '_'"));
+        const std::string protocol_name = upper_cased(trim(entry.substr(colon + 1)));
+        std::optional<SecurityProtocol> protocol;
+        for (auto p : {SecurityProtocol::plaintext, SecurityProtocol::ssl,
+                       SecurityProtocol::sasl_plaintext, SecurityProtocol::sasl_ssl})
+            if (security_protocol_name(p) == protocol_name)
+                protocol = p;
+        if (!protocol)
+            return unexpected(map_fail(entry, "has an unknown security protocol"));
+        if (!map.emplace(upper_cased(name), *protocol).second)
+            return unexpected(map_fail(entry, "repeats the listener name " + upper_cased(name)));
+        if (comma == std::string_view::npos)
+            break;
+        text.remove_prefix(comma + 1);
+    }
+    return map;
+}
+
+Expected<void, std::string> check_listener_protocols(const std::vector<Listener>& listeners,
+                                                     const SecurityProtocolMap& map) {
+    for (const auto& listener : listeners) {
+        const auto it = map.find(listener.name);
+        if (it == map.end()) {
+            // Kafka refuses such a configuration too ("No security protocol defined for
+            // listener"): a custom name must be mapped explicitly.
+            return unexpected(
+                "every listener name must be mapped to a security protocol in "
+                "listener.security.protocol.map (" +
+                listener.name + " is not; add " + listener.name +
+                ":PLAINTEXT to serve it in plain text)");
+        }
+        if (it->second != SecurityProtocol::plaintext) {
+            const std::string protocol(security_protocol_name(it->second));
+            return unexpected("listener " + listener.name + " uses security protocol " + protocol +
+                              ", which skiff does not implement yet; only PLAINTEXT listeners "
+                              "can be served (refusing to serve " +
+                              protocol + " clients in clear text)");
+        }
+    }
+    return {};
+}
+
+std::vector<Listener> effective_advertised(const std::vector<Listener>& listeners,
+                                           const std::vector<Listener>& advertised) {
+    std::vector<Listener> out;
+    out.reserve(listeners.size());
+    for (const auto& listener : listeners) {
+        const auto it = std::find_if(advertised.begin(), advertised.end(),
+                                     [&](const Listener& a) { return a.name == listener.name; });
+        if (it != advertised.end()) {
+            out.push_back(*it);
+            continue;
+        }
+        // Not advertised: the listener's own address, as when advertised.listeners is unset.
+        // Kafka accepts advertised.listeners naming a subset of the listeners too, but then
+        // advertises nothing for the others, so clients connecting through them get metadata
+        // without this broker and cannot go on; skiff, a single broker, gives them the listener's
+        // own address instead.
+        Listener self = listener;
+        if (is_wildcard_host(self.host))
+            self.host = self.host.find(':') == std::string::npos ? "127.0.0.1" : "::1";
+        out.push_back(std::move(self));
     }
     return out;
 }

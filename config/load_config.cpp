@@ -73,6 +73,25 @@ Expected<void, ConfigError> check_cleaner(
     return {};
 }
 
+// Every listener's name mapped to a security protocol skiff serves. Blamed on the map when it was
+// set (the usual fix is there), else on listeners.
+Expected<void, ConfigError> check_protocols(
+    const BrokerConfig& config,
+    const std::map<const SettingDescriptor*, std::pair<SettingLookup, const RawSetting*>>&
+        winners) {
+    auto map = parse_security_protocol_map(config.listener_security_protocol_map);
+    auto checked = map ? check_listener_protocols(config.listeners, *map)
+                       : Expected<void, std::string>(unexpected(map.error()));
+    if (checked)
+        return {};
+    for (auto key : {"listener.security.protocol.map", "listeners"}) {
+        if (auto it = winners.find(find_setting(key)->setting); it != winners.end())
+            return unexpected(invalid_value(*it->second.second, checked.error()));
+    }
+    // Both defaults: PLAINTEXT://... maps to PLAINTEXT, so this is unreachable.
+    return unexpected(ConfigError{"listeners", "", "defaults", checked.error()});
+}
+
 std::string env_name_to_key(std::string_view name) {
     std::string key(name.substr(kEnvPrefix.size()));
     for (char& c : key) {
@@ -127,13 +146,8 @@ Expected<void, ConfigError> read_overrides(const std::vector<std::string>& overr
 }
 
 // advertised.listeners when not set: what clients can reach of `listeners`.
-std::vector<Listener> derive_advertised(std::vector<Listener> listeners) {
-    for (auto& listener : listeners) {
-        if (is_wildcard_host(listener.host)) {
-            listener.host = listener.host.find(':') == std::string::npos ? "127.0.0.1" : "::1";
-        }
-    }
-    return listeners;
+std::vector<Listener> derive_advertised(const std::vector<Listener>& listeners) {
+    return effective_advertised(listeners, {});
 }
 
 Expected<void, ConfigError> check_advertised(const BrokerConfig& config, const RawSetting& raw) {
@@ -146,6 +160,8 @@ Expected<void, ConfigError> check_advertised(const BrokerConfig& config, const R
         const bool known =
             std::any_of(config.listeners.begin(), config.listeners.end(),
                         [&](const Listener& l) { return l.name == advertised.name; });
+        // Kafka's rule: advertised names are listener names. A listener left out advertises its
+        // own address (config::effective_advertised), where Kafka would advertise nothing.
         if (!known) {
             return unexpected(invalid_value(
                 raw, "expected only listener names that appear in listeners (" + advertised.name +
@@ -241,6 +257,10 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
         }
     } else {
         config.advertised_listeners = derive_advertised(config.listeners);
+    }
+
+    if (auto ok = check_protocols(config, winners); !ok) {
+        return unexpected(ok.error());
     }
 
     if (auto ok = check_cleaner(config, winners); !ok) {

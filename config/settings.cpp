@@ -72,6 +72,13 @@ std::optional<std::string> check_metrics_listener(std::string_view value) {
     return std::nullopt;
 }
 
+std::optional<std::string> check_security_protocol_map(std::string_view value) {
+    auto parsed = parse_security_protocol_map(value);
+    if (!parsed)
+        return parsed.error();
+    return std::nullopt;
+}
+
 using BC = BrokerConfig;
 
 std::vector<SettingDescriptor> make_table() {
@@ -79,15 +86,24 @@ std::vector<SettingDescriptor> make_table() {
     return {
         {.key = "listeners",
          .default_value = "PLAINTEXT://127.0.0.1:9092",
-         .doc = "Comma-separated NAME://host:port addresses to listen on. An empty host binds all "
-                "IPv4 interfaces, IPv6 hosts go in brackets ([::1]:9092), port 0 picks a free port. "
-                "Unlike Kafka, the default binds loopback only.",
+         .doc = "Comma-separated NAME://host:port addresses to listen on, each name once; a name's "
+                "security protocol comes from listener.security.protocol.map. An empty host binds "
+                "all IPv4 interfaces, IPv6 hosts go in brackets ([::1]:9092), port 0 picks a free "
+                "port. Unlike Kafka, the default binds loopback only.",
          .member = &BC::listeners},
         {.key = "advertised.listeners",
          .default_description = "listeners, with 0.0.0.0 given as 127.0.0.1",
-         .doc = "Addresses given to clients in metadata, one per listener name. Set this when "
-                "clients connect from other hosts.",
+         .doc = "Addresses given to clients in metadata, at most one per listener name: a client is "
+                "given the address named as the listener it connected through (a listener not "
+                "named here gives its own address). Set this when clients connect from other hosts.",
          .member = &BC::advertised_listeners},
+        {.key = "listener.security.protocol.map",
+         .default_value = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
+         .doc = "Comma-separated NAME:PROTOCOL pairs giving each listener name its security protocol "
+                "(PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL); every listener must be mapped, so a "
+                "name such as INTERNAL needs INTERNAL:PLAINTEXT. skiff serves PLAINTEXT only so far: "
+                "a listener mapped to another protocol stops start-up.",
+         .member = &BC::listener_security_protocol_map, .check = check_security_protocol_map},
         {.key = "metrics.listener",
          .default_value = "HTTP://127.0.0.1:9649",
          .doc = "The operations endpoint, HTTP://host:port: Prometheus metrics at /metrics, "

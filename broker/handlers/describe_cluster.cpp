@@ -18,8 +18,10 @@ asio::awaitable<protocol::DescribeClusterResponse> handle_describe_cluster(
     Broker& broker = ctx.broker;
     resp.cluster_id = broker.cluster_id();
     resp.controller_id = broker.node_id();
-    resp.brokers.push_back({broker.node_id(), broker.advertised_host(), broker.advertised_port(),
-                            std::nullopt, false});
+    // The address of the listener this client came through, as Kafka answers.
+    const auto& advertised = broker.advertised(ctx.listener);
+    resp.brokers.push_back(
+        {broker.node_id(), advertised.host, advertised.port, std::nullopt, false});
     co_return resp;
 }
 

@@ -24,8 +24,10 @@ asio::awaitable<protocol::FindCoordinatorResponse> handle_find_coordinator(
             return c;
         }
         c.node_id = broker.node_id();
-        c.host = broker.advertised_host();
-        c.port = broker.advertised_port();
+        // The address of the listener this client came through, as Kafka answers.
+        const auto& advertised = broker.advertised(ctx.listener);
+        c.host = advertised.host;
+        c.port = advertised.port;
         return c;
     };
     protocol::FindCoordinatorResponse resp;

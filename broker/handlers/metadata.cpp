@@ -51,8 +51,10 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
     protocol::MetadataResponse resp;
     protocol::MetadataResponseBroker self;
     self.node_id = broker.node_id();
-    self.host = broker.advertised_host();
-    self.port = broker.advertised_port();
+    // The address of the listener this client came through, as Kafka answers.
+    const auto& advertised = broker.advertised(ctx.listener);
+    self.host = advertised.host;
+    self.port = advertised.port;
     resp.brokers.push_back(std::move(self));
     resp.cluster_id = broker.cluster_id();
     resp.controller_id = broker.node_id();

@@ -85,10 +85,73 @@ TEST(Listeners, RejectsDuplicateNamesAndPorts) {
     EXPECT_NE(parse_error("A://h:1,B://h:1").find("repeats port 1"), std::string::npos);
 }
 
-TEST(Listeners, RejectsSecurityProtocolsSkiffLacks) {
-    for (const char* text : {"SSL://h:1", "SASL_PLAINTEXT://h:1", "sasl_ssl://h:1"}) {
-        EXPECT_NE(parse_error(text).find("PLAINTEXT only"), std::string::npos) << text;
+TEST(Listeners, ProtocolNamesParseAsAnyName) {
+    // The protocol comes from listener.security.protocol.map, not from parsing the entry.
+    const auto listeners = parse_ok("SSL://h:1,sasl_ssl://h:2");
+    EXPECT_EQ(listeners[0].name, "SSL");
+    EXPECT_EQ(listeners[1].name, "SASL_SSL");
+}
+
+TEST(SecurityProtocolMap, KafkasDefault) {
+    const auto map = parse_security_protocol_map(kDefaultSecurityProtocolMap);
+    ASSERT_TRUE(map) << map.error();
+    EXPECT_EQ(*map, (SecurityProtocolMap{{"PLAINTEXT", SecurityProtocol::plaintext},
+                                         {"SSL", SecurityProtocol::ssl},
+                                         {"SASL_PLAINTEXT", SecurityProtocol::sasl_plaintext},
+                                         {"SASL_SSL", SecurityProtocol::sasl_ssl}}));
+}
+
+TEST(SecurityProtocolMap, CaseInsensitiveWithWhitespaceAndEmpty) {
+    const auto map = parse_security_protocol_map(" internal : plaintext , External:SSL ");
+    ASSERT_TRUE(map) << map.error();
+    EXPECT_EQ(*map, (SecurityProtocolMap{{"INTERNAL", SecurityProtocol::plaintext},
+                                         {"EXTERNAL", SecurityProtocol::ssl}}));
+    const auto empty = parse_security_protocol_map("");
+    ASSERT_TRUE(empty);
+    EXPECT_TRUE(empty->empty());
+}
+
+TEST(SecurityProtocolMap, Errors) {
+    auto error = [](std::string_view text) {
+        auto map = parse_security_protocol_map(text);
+        EXPECT_FALSE(map) << text;
+        return map ? std::string() : map.error();
+    };
+    EXPECT_NE(error("A").find("has no ':'"), std::string::npos);
+    EXPECT_NE(error("A:TLS").find("unknown security protocol"), std::string::npos);
+    EXPECT_NE(error(":PLAINTEXT").find("needs a name"), std::string::npos);
+    EXPECT_NE(error("A:PLAINTEXT,,B:SSL").find("empty entry"), std::string::npos);
+    EXPECT_NE(error("A:PLAINTEXT,a:SSL").find("repeats the listener name A"), std::string::npos);
+}
+
+TEST(SecurityProtocolMap, OnlyMappedPlaintextListenersPass) {
+    const auto map = *parse_security_protocol_map("A:PLAINTEXT,B:SSL,C:SASL_PLAINTEXT,D:SASL_SSL");
+    EXPECT_TRUE(check_listener_protocols(parse_ok("A://h:1"), map));
+    auto error = [&](std::string_view listeners) {
+        auto ok = check_listener_protocols(parse_ok(listeners), map);
+        EXPECT_FALSE(ok) << listeners;
+        return ok ? std::string() : ok.error();
+    };
+    EXPECT_NE(error("A://h:1,E://h:2").find("(E is not; add E:PLAINTEXT"), std::string::npos);
+    for (const char* protocol : {"SSL", "SASL_PLAINTEXT", "SASL_SSL"}) {
+        const std::string name = protocol == std::string_view("SSL")              ? "B"
+                                 : protocol == std::string_view("SASL_PLAINTEXT") ? "C"
+                                                                                  : "D";
+        EXPECT_NE(error(name + "://h:2")
+                      .find("listener " + name + " uses security protocol " + protocol +
+                            ", which skiff does not implement yet"),
+                  std::string::npos)
+            << protocol;
     }
+}
+
+TEST(EffectiveAdvertised, SameNameElseTheListenerItself) {
+    const auto listeners = parse_ok("A://:9092,B://[::]:9093,C://10.0.0.5:0,D://127.0.0.1:0");
+    const auto advertised = parse_ok("D://localhost:19094,B://b.example:0,X://x:1");
+    EXPECT_EQ(listeners_to_string(effective_advertised(listeners, advertised)),
+              "A://127.0.0.1:9092,B://b.example:0,C://10.0.0.5:0,D://localhost:19094");
+    EXPECT_EQ(listeners_to_string(effective_advertised(listeners, {})),
+              "A://127.0.0.1:9092,B://[::1]:9093,C://10.0.0.5:0,D://127.0.0.1:0");
 }
 
 TEST(Listeners, RoundTrip) {

@@ -277,6 +277,22 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"advertised.listeners=OTHER://h:9092", "advertised.listeners", "OTHER://h:9092",
                     "expected only listener names that appear in listeners (OTHER is not in "
                     "PLAINTEXT://127.0.0.1:9092)"},
+        InvalidCase{"listeners=INTERNAL://h:9092", "listeners", "INTERNAL://h:9092",
+                    "every listener name must be mapped to a security protocol in "
+                    "listener.security.protocol.map (INTERNAL is not; add INTERNAL:PLAINTEXT"},
+        InvalidCase{"listeners=SSL://h:9093", "listeners", "SSL://h:9093",
+                    "listener SSL uses security protocol SSL, which skiff does not implement yet"},
+        InvalidCase{"listeners=sasl_plaintext://h:9093", "listeners", "sasl_plaintext://h:9093",
+                    "uses security protocol SASL_PLAINTEXT, which skiff does not implement yet"},
+        InvalidCase{"listener.security.protocol.map=PLAINTEXT:SASL_SSL",
+                    "listener.security.protocol.map", "PLAINTEXT:SASL_SSL",
+                    "listener PLAINTEXT uses security protocol SASL_SSL, which skiff does not "
+                    "implement yet"},
+        InvalidCase{"listener.security.protocol.map=SSL:SSL", "listener.security.protocol.map",
+                    "SSL:SSL", "(PLAINTEXT is not; add PLAINTEXT:PLAINTEXT"},
+        InvalidCase{"listener.security.protocol.map=PLAINTEXT:TLS",
+                    "listener.security.protocol.map", "PLAINTEXT:TLS",
+                    "expected NAME:PROTOCOL entries separated by commas"},
         InvalidCase{"log.dirs=/a,/b", "log.dirs", "/a,/b",
                     "expected a single directory (skiff supports one log directory, not a list)"},
         InvalidCase{"log.dir=", "log.dir", "", "expected a directory path"},
@@ -394,12 +410,52 @@ TEST(LoadConfig, OverrideValueMayContainEquals) {
 }
 
 TEST(LoadConfig, AdvertisedDefaultsToListenersWithLoopbackForWildcards) {
-    const auto config =
-        load_ok(overrides({"listeners=A://:9092,B://[::]:9093,C://10.0.0.5:0"})).config;
+    const auto config = load_ok(overrides({"listeners=A://:9092,B://[::]:9093,C://10.0.0.5:0",
+                                           "listener.security.protocol.map=A:PLAINTEXT,"
+                                           "b:plaintext,C:PLAINTEXT"}))
+                            .config;
     EXPECT_EQ(listeners_to_string(config.listeners),
               "A://0.0.0.0:9092,B://[::]:9093,C://10.0.0.5:0");
     EXPECT_EQ(listeners_to_string(config.advertised_listeners),
               "A://127.0.0.1:9092,B://[::1]:9093,C://10.0.0.5:0");
+}
+
+TEST(LoadConfig, CustomListenerNamesNeedTheMapAsInKafka) {
+    // Kafka refuses a listener name without a security protocol; the default map covers only
+    // the protocols' own names.
+    const auto error = load_error(overrides({"listeners=PLAINTEXT://:9092,INTERNAL://:9093"}));
+    EXPECT_EQ(error.key, "listeners");
+    EXPECT_NE(error.message.find("INTERNAL is not"), std::string::npos) << error.message;
+    const auto config = load_ok(overrides({"listeners=PLAINTEXT://:9092,INTERNAL://:9093",
+                                           "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,"
+                                           "INTERNAL:PLAINTEXT"}))
+                            .config;
+    EXPECT_EQ(listeners_to_string(config.listeners),
+              "PLAINTEXT://0.0.0.0:9092,INTERNAL://0.0.0.0:9093");
+}
+
+TEST(LoadConfig, MappedSslListenerIsRefusedNotServedInClearText) {
+    // Whatever the name, what counts is the protocol it maps to.
+    const auto error = load_error(
+        overrides({"listeners=EXTERNAL://:9093", "listener.security.protocol.map=EXTERNAL:SSL"}));
+    EXPECT_EQ(error.key, "listener.security.protocol.map");
+    EXPECT_NE(error.message.find("listener EXTERNAL uses security protocol SSL, which skiff does "
+                                 "not implement yet"),
+              std::string::npos)
+        << error.message;
+}
+
+TEST(LoadConfig, AdvertisedListenersMayNameASubset) {
+    // As in Kafka, advertised names must be listener names but need not be all of them; the
+    // config keeps what was written (the broker fills in the rest, config::effective_advertised).
+    const auto config = load_ok(overrides({"listeners=A://:9092,B://127.0.0.1:9093",
+                                           "listener.security.protocol.map=A:PLAINTEXT,B:PLAINTEXT",
+                                           "advertised.listeners=B://b.example:19093"}))
+                            .config;
+    EXPECT_EQ(listeners_to_string(config.advertised_listeners), "B://b.example:19093");
+    EXPECT_EQ(
+        listeners_to_string(effective_advertised(config.listeners, config.advertised_listeners)),
+        "A://127.0.0.1:9092,B://b.example:19093");
 }
 
 TEST(LoadConfig, ExplicitAdvertisedListeners) {
@@ -449,6 +505,7 @@ TEST(LoadConfig, ExampleServerPropertiesMentionsEveryKey) {
     const std::string text{std::istreambuf_iterator<char>(in), {}};
     for (const std::string key : {"listeners",
                                   "advertised.listeners",
+                                  "listener.security.protocol.map",
                                   "node.id",
                                   "log.dirs",
                                   "num.partitions",

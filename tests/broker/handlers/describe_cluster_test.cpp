@@ -17,11 +17,29 @@ TEST_F(DescribeClusterTest, ThisBrokerInEveryVersion) {
         EXPECT_EQ(resp.controller_id, broker().node_id());
         ASSERT_EQ(resp.brokers.size(), 1u);
         EXPECT_EQ(resp.brokers[0].broker_id, broker().node_id());
-        EXPECT_EQ(resp.brokers[0].host, broker().advertised_host());
-        EXPECT_EQ(resp.brokers[0].port, broker().advertised_port());
+        EXPECT_EQ(resp.brokers[0].host, broker().advertised("").host);
+        EXPECT_EQ(resp.brokers[0].port, broker().advertised("").port);
         EXPECT_FALSE(resp.brokers[0].is_fenced);
         EXPECT_EQ(resp.cluster_authorized_operations, protocol::kAuthorizedOperationsOmitted);
     }
+}
+
+TEST_F(DescribeClusterTest, AdvertisesTheListenerTheClientCameThrough) {
+    config.listeners = {config::Listener{"A", "0.0.0.0", 9092},
+                        config::Listener{"B", "127.0.0.1", 0}};
+    config.advertised_listeners = {config::Listener{"A", "a.example", 19092}};
+    broker().set_bound_port("B", 40123);  // as the server does once B bound its ephemeral port
+    broker().set_bound_port("A", 40124);  // A's advertised port is not 0: kept
+    listener = "B";
+    auto resp = run(handle_describe_cluster, protocol::DescribeClusterRequest{}, 1);
+    ASSERT_EQ(resp.brokers.size(), 1u);
+    EXPECT_EQ(resp.brokers[0].host, "127.0.0.1");
+    EXPECT_EQ(resp.brokers[0].port, 40123);
+    listener = "A";
+    resp = run(handle_describe_cluster, protocol::DescribeClusterRequest{}, 1);
+    ASSERT_EQ(resp.brokers.size(), 1u);
+    EXPECT_EQ(resp.brokers[0].host, "a.example");
+    EXPECT_EQ(resp.brokers[0].port, 19092);
 }
 
 TEST_F(DescribeClusterTest, TheControllersEndpointTypeIsMismatched) {

@@ -26,6 +26,23 @@ TEST_F(FindCoordinatorTest, ThisBrokerForAGroupBeforeV4) {
     }
 }
 
+TEST_F(FindCoordinatorTest, AdvertisesTheListenerTheClientCameThrough) {
+    config.listeners = {config::Listener{"A", "0.0.0.0", 9092},
+                        config::Listener{"B", "127.0.0.1", 9093}};
+    config.advertised_listeners = {config::Listener{"B", "b.example", 19093}};
+    listener = "B";
+    FindCoordinatorRequest req;
+    req.key = "g";
+    auto r = run(handle_find_coordinator, req, 3);
+    EXPECT_EQ(r.host, "b.example");
+    EXPECT_EQ(r.port, 19093);
+    req.coordinator_keys = {"g"};
+    r = run(handle_find_coordinator, req, 4);
+    ASSERT_EQ(r.coordinators.size(), 1u);
+    EXPECT_EQ(r.coordinators[0].host, "b.example");
+    EXPECT_EQ(r.coordinators[0].port, 19093);
+}
+
 TEST_F(FindCoordinatorTest, OneAnswerPerKeyFromV4) {
     for (int16_t v = 4; v <= 6; ++v) {
         FindCoordinatorRequest req;

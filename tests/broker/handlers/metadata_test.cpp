@@ -78,6 +78,23 @@ TEST_F(MetadataTest, AdvertisesTheConfiguredListener) {
     EXPECT_EQ(resp.controller_id, 7);
 }
 
+TEST_F(MetadataTest, AdvertisesTheListenerTheClientCameThrough) {
+    config.listeners = {config::Listener{"A", "0.0.0.0", 9092},
+                        config::Listener{"B", "127.0.0.1", 9093}};
+    config.advertised_listeners = {config::Listener{"B", "b.example", 19093}};
+    listener = "B";
+    auto resp = run(handle_metadata, MetadataRequest{.topics = std::nullopt}, kLatestMetadata);
+    ASSERT_EQ(resp.brokers.size(), 1u);
+    EXPECT_EQ(resp.brokers[0].host, "b.example");
+    EXPECT_EQ(resp.brokers[0].port, 19093);
+    // A is not in advertised.listeners: its own address, the wildcard given as loopback.
+    listener = "A";
+    resp = run(handle_metadata, MetadataRequest{.topics = std::nullopt}, kLatestMetadata);
+    ASSERT_EQ(resp.brokers.size(), 1u);
+    EXPECT_EQ(resp.brokers[0].host, "127.0.0.1");
+    EXPECT_EQ(resp.brokers[0].port, 9092);
+}
+
 TEST_F(MetadataTest, EmptyListMeansAllTopicsAtV0AndNoneFromV1) {
     create_topic("a");
     EXPECT_EQ(names_of(run(handle_metadata, named({}), 0)), std::vector<std::string>{"a"});
