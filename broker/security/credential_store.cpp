@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kCredentialFileHeader =
     "# skiff SCRAM credentials: salted and hashed, never passwords. Written by `skiff user`;\n"
-    "# do not edit (a file that does not parse stops the broker).\n";
+    "# do not edit: a file that does not parse is refused.\n";
 
 CredentialStoreError credential_io_error(const std::string& what, int err) {
     return CredentialStoreError{what + ": " + std::strerror(err)};
@@ -258,24 +258,35 @@ Expected<void, CredentialStoreError> CredentialStore::commit(Users next) {
 Expected<void, CredentialStoreError> CredentialStore::set(const std::string& user,
                                                           ScramMechanism mechanism,
                                                           ScramCredential credential) {
+    std::vector<std::pair<ScramMechanism, ScramCredential>> one;
+    one.emplace_back(mechanism, std::move(credential));
+    return set(user, std::move(one));
+}
+
+Expected<void, CredentialStoreError> CredentialStore::set(
+    const std::string& user, std::vector<std::pair<ScramMechanism, ScramCredential>> credentials) {
     if (user.empty())
         return unexpected(CredentialStoreError{"the user name is empty"});
-    if (credential.iterations < kScramMinIterations || credential.iterations > kScramMaxIterations)
-        return unexpected(CredentialStoreError{"iterations must be between " +
-                                               std::to_string(kScramMinIterations) + " and " +
-                                               std::to_string(kScramMaxIterations)});
-    const size_t digest = scram_digest_size(mechanism);
-    if (credential.salt.empty() || credential.stored_key.size() != digest ||
-        credential.server_key.size() != digest)
-        return unexpected(CredentialStoreError{"malformed credential for " +
-                                               std::string(scram_mechanism_name(mechanism))});
+    for (const auto& [mechanism, credential] : credentials) {
+        if (credential.iterations < kScramMinIterations ||
+            credential.iterations > kScramMaxIterations)
+            return unexpected(CredentialStoreError{"iterations must be between " +
+                                                   std::to_string(kScramMinIterations) + " and " +
+                                                   std::to_string(kScramMaxIterations)});
+        const size_t digest = scram_digest_size(mechanism);
+        if (credential.salt.empty() || credential.stored_key.size() != digest ||
+            credential.server_key.size() != digest)
+            return unexpected(CredentialStoreError{"malformed credential for " +
+                                                   std::string(scram_mechanism_name(mechanism))});
+    }
     std::lock_guard write(write_mutex_);
     Users next;
     {
         std::shared_lock lock(mutex_);
         next = users_;
     }
-    next[user][mechanism] = std::move(credential);
+    for (auto& [mechanism, credential] : credentials)
+        next[user][mechanism] = std::move(credential);
     return commit(std::move(next));
 }
 

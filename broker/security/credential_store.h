@@ -68,6 +68,10 @@ class CredentialStore {
     // Adds or replaces the user's credential for `mechanism`, durably.
     Expected<void, CredentialStoreError> set(const std::string& user, ScramMechanism mechanism,
                                              ScramCredential credential);
+    // The same for several mechanisms in one write: all of them or none.
+    Expected<void, CredentialStoreError> set(
+        const std::string& user,
+        std::vector<std::pair<ScramMechanism, ScramCredential>> credentials);
     // Removes one mechanism's credential (the user goes when it has none left); false when there
     // was none.
     Expected<bool, CredentialStoreError> remove(const std::string& user, ScramMechanism mechanism);
