@@ -208,8 +208,8 @@ Expected<CredentialStore::Users, CredentialStoreError> CredentialStore::parse(
 }
 
 Expected<std::unique_ptr<CredentialStore>, CredentialStoreError> CredentialStore::open(
-    fs::path log_dir) {
-    fs::path file = std::move(log_dir) / kScramCredentialsFileName;
+    const fs::path& log_dir) {
+    fs::path file = log_dir / kScramCredentialsFileName;
     std::error_code ec;
     const bool present = fs::exists(file, ec);
     if (ec)
@@ -260,11 +260,12 @@ Expected<void, CredentialStoreError> CredentialStore::set(const std::string& use
                                                           ScramCredential credential) {
     std::vector<std::pair<ScramMechanism, ScramCredential>> one;
     one.emplace_back(mechanism, std::move(credential));
-    return set(user, std::move(one));
+    return set(user, one);
 }
 
 Expected<void, CredentialStoreError> CredentialStore::set(
-    const std::string& user, std::vector<std::pair<ScramMechanism, ScramCredential>> credentials) {
+    const std::string& user,
+    const std::vector<std::pair<ScramMechanism, ScramCredential>>& credentials) {
     if (user.empty())
         return unexpected(CredentialStoreError{"the user name is empty"});
     for (const auto& [mechanism, credential] : credentials) {
@@ -285,8 +286,8 @@ Expected<void, CredentialStoreError> CredentialStore::set(
         std::shared_lock lock(mutex_);
         next = users_;
     }
-    for (auto& [mechanism, credential] : credentials)
-        next[user][mechanism] = std::move(credential);
+    for (const auto& [mechanism, credential] : credentials)
+        next[user][mechanism] = credential;
     return commit(std::move(next));
 }
 

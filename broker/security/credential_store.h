@@ -58,7 +58,7 @@ class CredentialStore {
     // Loads <log_dir>/scram-credentials. No file (or no directory yet) is an empty store; a file
     // that does not parse is an error.
     static Expected<std::unique_ptr<CredentialStore>, CredentialStoreError> open(
-        std::filesystem::path log_dir);
+        const std::filesystem::path& log_dir);
 
     // The credential of `user` for `mechanism`, or nullopt.
     std::optional<ScramCredential> lookup(const std::string& user, ScramMechanism mechanism) const;
@@ -71,7 +71,7 @@ class CredentialStore {
     // The same for several mechanisms in one write: all of them or none.
     Expected<void, CredentialStoreError> set(
         const std::string& user,
-        std::vector<std::pair<ScramMechanism, ScramCredential>> credentials);
+        const std::vector<std::pair<ScramMechanism, ScramCredential>>& credentials);
     // Removes one mechanism's credential (the user goes when it has none left); false when there
     // was none.
     Expected<bool, CredentialStoreError> remove(const std::string& user, ScramMechanism mechanism);

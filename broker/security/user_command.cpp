@@ -201,9 +201,10 @@ int user_command_main(int argc, char** argv, char** envp) try {
     const bool existed = (*store)->lookup(name, ScramMechanism::sha256) ||
                          (*store)->lookup(name, ScramMechanism::sha512);
     std::vector<std::pair<ScramMechanism, ScramCredential>> credentials;
+    credentials.reserve(mechanisms.size());
     for (auto m : mechanisms)
         credentials.emplace_back(m, new_scram_credential(m, *password, iterations));
-    auto set = (*store)->set(name, std::move(credentials));
+    auto set = (*store)->set(name, credentials);
     if (!set) {
         std::fprintf(stderr, "skiff user: %s\n", set.error().message.c_str());
         return 1;
