@@ -1,6 +1,6 @@
-// skiff: a single-binary broker that speaks the Kafka wire protocol. One binary, three commands:
-// the broker itself, dump-log (print or check segment files) and health (ask a running broker
-// whether it answers). kUsage below is the full usage text.
+// skiff: a single-binary broker that speaks the Kafka wire protocol. One binary, four commands:
+// the broker itself, dump-log (print or check segment files), health (ask a running broker
+// whether it answers) and user (manage SCRAM users offline). kUsage below is the full usage text.
 #include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "broker/health_check.h"
+#include "broker/security/user_command.h"
 #include "broker/server.h"
 #include "config/broker_config.h"
 #include "storage/dump_log.h"
@@ -32,6 +33,14 @@ constexpr const char* kUsage = R"(usage:
       (the .txnindex against the markers too) and exits non-zero on any problem.
   skiff health [--bootstrap-server HOST:PORT] [--timeout-ms N]
       Exit 0 when the broker answers ApiVersions, 1 otherwise.
+  skiff user add NAME (--password PW | --password-file FILE) [--mechanism MECHANISM]...
+                 [--iterations N] [--config FILE] [--override KEY=VALUE]...
+  skiff user remove NAME [--config FILE] [--override KEY=VALUE]...
+  skiff user list [--config FILE] [--override KEY=VALUE]...
+      Manage SCRAM users offline in <log.dirs>/scram-credentials, with the broker's own
+      settings to find log.dirs. MECHANISM: SCRAM-SHA-256 or SCRAM-SHA-512 (both when none is
+      given); N: 4096 (default) to 16384. Exit 0 done, 1 failed (e.g. no such user to remove),
+      2 usage. skiff user --help says more.
   skiff --help | --version
 
 settings:
@@ -152,6 +161,8 @@ int main(int argc, char** argv) try {
             return skiff::storage::dump_log_main(argc - 2, argv + 2);
         if (command == "health")
             return skiff::broker::health_check_main(argc - 2, argv + 2);
+        if (command == "user")
+            return skiff::broker::security::user_command_main(argc - 2, argv + 2, environ);
     }
     try {
         return run_broker(argc, argv);
