@@ -44,6 +44,12 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     }
     if (advertised_host_.empty() || advertised_host_ == "0.0.0.0" || advertised_host_ == "::")
         advertised_host_ = "127.0.0.1";
+    if (!config_.authorizer_class_name.empty()) {
+        security::AuthorizerSettings settings;
+        settings.super_users = security::parse_super_users(config_.super_users);
+        settings.allow_everyone_if_no_acl_found = config_.allow_everyone_if_no_acl_found;
+        authorizer_ = std::make_unique<security::Authorizer>(logs_->log_dir(), std::move(settings));
+    }
     open_groups();
     open_transactions();
 }

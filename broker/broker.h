@@ -13,6 +13,7 @@
 #include "broker/metrics/request_metrics.h"
 #include "broker/partition_waiters.h"
 #include "broker/producer_ids.h"
+#include "broker/security/authorizer.h"
 #include "broker/topic_registry.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
@@ -39,6 +40,8 @@ class Broker {
     const std::string& cluster_id() const { return cluster_id_; }
     metrics::RequestMetrics& request_metrics() { return request_metrics_; }
     metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
+    // The ACL authorizer, or null when `authorizer.class.name` is empty (docs/acls.md).
+    security::Authorizer* authorizer() { return authorizer_.get(); }
     int32_t node_id() const { return config_.node_id; }
 
     // Where clients should connect: the first advertised listener, with the bound port filled
@@ -64,6 +67,7 @@ class Broker {
     std::string cluster_id_;
     metrics::RequestMetrics request_metrics_;
     metrics::ConnectionMetrics connection_metrics_;
+    std::unique_ptr<security::Authorizer> authorizer_;
     std::string advertised_host_;
     int32_t advertised_port_ = 9092;
 };
