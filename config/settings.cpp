@@ -296,6 +296,7 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::transaction_state_log_segment_bytes, .min = 1},
         {.key = "authorizer.class.name",
          .default_value = "",
+         .default_description = "(empty: no authorizer)",
          .doc = "The authorizer. Empty: none, every client may do everything and the ACL APIs "
                 "answer SECURITY_DISABLED. org.apache.kafka.metadata.authorizer.StandardAuthorizer "
                 "or kafka.security.authorizer.AclAuthorizer: skiff's built-in ACL authorizer, "
@@ -303,6 +304,7 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::authorizer_class_name, .check = check_authorizer_class_name},
         {.key = "super.users",
          .default_value = "",
+         .default_description = "(empty: none)",
          .doc = "Principals allowed everything whatever the ACLs say, separated by semicolons "
                 "(User:admin;User:ops).",
          .member = &BC::super_users, .check = check_super_users},
