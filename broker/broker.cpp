@@ -39,6 +39,12 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
       advertised_(config::effective_advertised(config_.listeners, config_.advertised_listeners)) {
     if (advertised_.empty())  // the loader refuses an empty listeners; a test could build one
         advertised_ = config::effective_advertised(config::BrokerConfig{}.listeners, {});
+    if (!config_.authorizer_class_name.empty()) {
+        security::AuthorizerSettings settings;
+        settings.super_users = security::parse_super_users(config_.super_users);
+        settings.allow_everyone_if_no_acl_found = config_.allow_everyone_if_no_acl_found;
+        authorizer_ = std::make_unique<security::Authorizer>(logs_->log_dir(), std::move(settings));
+    }
     open_groups();
     open_transactions();
 }

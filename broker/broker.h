@@ -15,6 +15,7 @@
 #include "broker/metrics/request_metrics.h"
 #include "broker/partition_waiters.h"
 #include "broker/producer_ids.h"
+#include "broker/security/authorizer.h"
 #include "broker/topic_registry.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
@@ -41,6 +42,8 @@ class Broker {
     const std::string& cluster_id() const { return cluster_id_; }
     metrics::RequestMetrics& request_metrics() { return request_metrics_; }
     metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
+    // The ACL authorizer, or null when `authorizer.class.name` is empty (docs/acls.md).
+    security::Authorizer* authorizer() { return authorizer_.get(); }
     int32_t node_id() const { return config_.node_id; }
 
     // Where a client that connected through listener `listener` (its name) should connect: that
@@ -69,6 +72,7 @@ class Broker {
     metrics::RequestMetrics request_metrics_;
     metrics::ConnectionMetrics connection_metrics_;
     std::vector<config::Listener> advertised_;  // one per config_.listeners entry, same order
+    std::unique_ptr<security::Authorizer> authorizer_;
 };
 
 }  // namespace skiff::broker

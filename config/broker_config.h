@@ -85,6 +85,11 @@ struct BrokerConfig {
     int64_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
     int64_t transaction_remove_expired_transaction_cleanup_interval_ms = 3600000;
     int32_t transaction_state_log_segment_bytes = 104857600;
+    // Authorization (docs/acls.md). Empty: no authorizer (the ACL APIs answer SECURITY_DISABLED);
+    // Kafka's AclAuthorizer or StandardAuthorizer class name: skiff's built-in ACL authorizer.
+    std::string authorizer_class_name;
+    std::string super_users;  // "User:admin;User:ops"
+    bool allow_everyone_if_no_acl_found = false;
     // Log compaction (Kafka's names and defaults). The topic-level defaults: log.cleanup.policy
     // (cleanup.policy), delete.retention.ms, min.cleanable.dirty.ratio, min/max.compaction.lag.ms.
     std::string log_cleanup_policy = "delete";

@@ -79,6 +79,35 @@ std::optional<std::string> check_security_protocol_map(std::string_view value) {
     return std::nullopt;
 }
 
+// Kafka's two ACL authorizers both name skiff's built-in one.
+std::optional<std::string> check_authorizer_class_name(std::string_view value) {
+    if (value.empty() || value == "kafka.security.authorizer.AclAuthorizer" ||
+        value == "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
+        return std::nullopt;
+    return "expected empty (no authorizer), org.apache.kafka.metadata.authorizer."
+           "StandardAuthorizer or kafka.security.authorizer.AclAuthorizer (both select skiff's "
+           "built-in ACL authorizer; other authorizer classes cannot be loaded)";
+}
+
+// Principals separated by semicolons, each TYPE:name (Kafka's KafkaPrincipal syntax).
+std::optional<std::string> check_super_users(std::string_view value) {
+    while (!value.empty()) {
+        const auto semicolon = value.find(';');
+        auto entry = value.substr(0, semicolon);
+        while (!entry.empty() && (entry.front() == ' ' || entry.front() == '\t'))
+            entry.remove_prefix(1);
+        while (!entry.empty() && (entry.back() == ' ' || entry.back() == '\t'))
+            entry.remove_suffix(1);
+        const auto colon = entry.find(':');
+        if (!entry.empty() && (colon == std::string_view::npos || colon == 0))
+            return "expected principals such as User:admin separated by semicolons";
+        if (semicolon == std::string_view::npos)
+            break;
+        value.remove_prefix(semicolon + 1);
+    }
+    return std::nullopt;
+}
+
 using BC = BrokerConfig;
 
 std::vector<SettingDescriptor> make_table() {
@@ -281,6 +310,25 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Segment size of the internal __transaction_state log (it keeps about two "
                 "segments).",
          .member = &BC::transaction_state_log_segment_bytes, .min = 1},
+        {.key = "authorizer.class.name",
+         .default_value = "",
+         .default_description = "(empty: no authorizer)",
+         .doc = "The authorizer. Empty: none, every client may do everything and the ACL APIs "
+                "answer SECURITY_DISABLED. org.apache.kafka.metadata.authorizer.StandardAuthorizer "
+                "or kafka.security.authorizer.AclAuthorizer: skiff's built-in ACL authorizer, "
+                "ACLs kept in the data directory (docs/acls.md; not yet enforced by requests).",
+         .member = &BC::authorizer_class_name, .check = check_authorizer_class_name},
+        {.key = "super.users",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "Principals allowed everything whatever the ACLs say, separated by semicolons "
+                "(User:admin;User:ops).",
+         .member = &BC::super_users, .check = check_super_users},
+        {.key = "allow.everyone.if.no.acl.found",
+         .default_value = "false",
+         .doc = "With an authorizer: allow every principal on a resource that has no ACL at all "
+                "(false: only super users may use it).",
+         .member = &BC::allow_everyone_if_no_acl_found},
         {.key = "log.cleanup.policy",
          .default_value = "delete",
          .doc = "Default of the topic config cleanup.policy: delete (retention removes old "

@@ -37,6 +37,9 @@
     X(add_offsets_to_txn,       25, AddOffsetsToTxn,         AddOffsetsToTxnRequest,         AddOffsetsToTxnResponse,         0,  4,  3) \
     X(end_txn,                  26, EndTxn,                  EndTxnRequest,                  EndTxnResponse,                  0,  4,  3) \
     X(txn_offset_commit,        28, TxnOffsetCommit,         TxnOffsetCommitRequest,         TxnOffsetCommitResponse,         0,  4,  3) \
+    X(describe_acls,            29, DescribeAcls,            DescribeAclsRequest,            DescribeAclsResponse,            0,  3,  2) \
+    X(create_acls,              30, CreateAcls,              CreateAclsRequest,              CreateAclsResponse,              0,  3,  2) \
+    X(delete_acls,              31, DeleteAcls,              DeleteAclsRequest,              DeleteAclsResponse,              0,  3,  2) \
     X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  4,  4) \
     X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  2,  2) \
     X(describe_log_dirs,        35, DescribeLogDirs,         DescribeLogDirsRequest,         DescribeLogDirsResponse,         0,  4,  2) \

@@ -11,6 +11,7 @@
 //   3. broker/handlers/<api>.cpp defining handle_<key>.
 #pragma once
 
+#include "protocol/acls.h"
 #include "protocol/add_offsets_to_txn.h"
 #include "protocol/add_partitions_to_txn.h"
 #include "protocol/alter_configs.h"
