@@ -236,10 +236,14 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
         }
         if (it->second != SecurityProtocol::plaintext) {
             const std::string protocol(security_protocol_name(it->second));
-            return unexpected("listener " + listener.name + " uses security protocol " + protocol +
-                              ", which skiff does not implement yet; only PLAINTEXT listeners "
-                              "can be served (refusing to serve " +
-                              protocol + " clients in clear text)");
+            std::string error = "listener " + listener.name + " uses security protocol ";
+            error += protocol;
+            error +=
+                ", which skiff does not implement yet; only PLAINTEXT listeners can be served "
+                "(refusing to serve ";
+            error += protocol;
+            error += " clients in clear text)";
+            return unexpected(std::move(error));
         }
     }
     return {};

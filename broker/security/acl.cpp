@@ -36,8 +36,8 @@ E acl_enum_from_code(int8_t code) {
 
 template <class E, size_t N>
 std::string_view acl_enum_name(const std::array<std::string_view, N>& names, E value) {
-    const auto i = static_cast<size_t>(static_cast<int8_t>(value));
-    return i < N ? names[i] : names[0];
+    const int code = static_cast<int>(value);  // Kafka's code: the enum's int8_t value
+    return code >= 0 && static_cast<size_t>(code) < N ? names[static_cast<size_t>(code)] : names[0];
 }
 
 bool acl_name_equals(std::string_view a, std::string_view b) {

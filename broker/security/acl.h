@@ -90,7 +90,8 @@ struct AclBinding {
     AclOperation operation = AclOperation::all;
     AclPermission permission = AclPermission::allow;
 
-    auto operator<=>(const AclBinding&) const = default;
+    // clang-tidy 14 sees the `<=> 0` that a defaulted operator<=> is rewritten to as a null pointer
+    auto operator<=>(const AclBinding&) const = default;  // NOLINT(modernize-use-nullptr)
     bool operator==(const AclBinding&) const = default;
 };
 
