@@ -39,6 +39,10 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
       advertised_(config::effective_advertised(config_.listeners, config_.advertised_listeners)) {
     if (advertised_.empty())  // the loader refuses an empty listeners; a test could build one
         advertised_ = config::effective_advertised(config::BrokerConfig{}.listeners, {});
+    // The loader has checked the map; a test's hand-built config may leave it unparsable, which
+    // then serves every listener as PLAINTEXT (the default).
+    if (auto map = config::parse_security_protocol_map(config_.listener_security_protocol_map))
+        security_protocols_ = std::move(*map);
     if (!config_.authorizer_class_name.empty()) {
         security::AuthorizerSettings settings;
         settings.super_users = security::parse_super_users(config_.super_users);
@@ -106,6 +110,11 @@ const config::Listener& Broker::advertised(std::string_view listener) const {
         if (a.name == listener)
             return a;
     return advertised_.front();
+}
+
+config::SecurityProtocol Broker::security_protocol(std::string_view listener) const {
+    auto it = security_protocols_.find(std::string(listener));
+    return it == security_protocols_.end() ? config::SecurityProtocol::plaintext : it->second;
 }
 
 void Broker::set_bound_port(std::string_view listener, uint16_t port) {

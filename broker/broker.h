@@ -51,6 +51,9 @@ class Broker {
     // in when the listener asked for an ephemeral port (0). An unknown or empty name (handler
     // unit tests, which have no connection) gives the first listener's.
     const config::Listener& advertised(std::string_view listener) const;
+    // The security protocol `listener.security.protocol.map` gives the listener named `listener`
+    // (PLAINTEXT for an unknown name: unit tests without a connection).
+    config::SecurityProtocol security_protocol(std::string_view listener) const;
     // Called once per listener after it bound, before any connection is accepted.
     void set_bound_port(std::string_view listener, uint16_t port);
 
@@ -73,6 +76,7 @@ class Broker {
     metrics::ConnectionMetrics connection_metrics_;
     std::vector<config::Listener> advertised_;  // one per config_.listeners entry, same order
     std::unique_ptr<security::Authorizer> authorizer_;
+    config::SecurityProtocolMap security_protocols_;  // parsed listener.security.protocol.map
 };
 
 }  // namespace skiff::broker

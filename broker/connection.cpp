@@ -38,6 +38,13 @@ asio::awaitable<void> wait_signal(asio::steady_timer& t) {
     co_await t.async_wait(use_tuple);
 }
 
+// The client's IP address, which ACLs match as the host.
+std::string peer_host(const asio::ip::tcp::socket& s) {
+    std::error_code ec;
+    auto ep = s.remote_endpoint(ec);
+    return ec ? std::string() : ep.address().to_string();
+}
+
 std::string describe_peer(const asio::ip::tcp::socket& s) {
     std::error_code ec;
     auto ep = s.remote_endpoint(ec);
@@ -62,7 +69,13 @@ Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broke
       space_signal_(socket_.get_executor()),
       budget_signal_(socket_.get_executor()),
       idle_timer_(socket_.get_executor()),
-      last_activity_(std::chrono::steady_clock::now()) {}
+      last_activity_(std::chrono::steady_clock::now()) {
+    session_.host = peer_host(socket_);
+    session_.security_protocol = broker_.security_protocol(listener_);
+    using config::SecurityProtocol;
+    session_.authenticated = session_.security_protocol != SecurityProtocol::sasl_plaintext &&
+                             session_.security_protocol != SecurityProtocol::sasl_ssl;
+}
 
 Connection::~Connection() {
     // A grant that arrived after the read loop stopped waiting is ours too: give everything back.
@@ -267,8 +280,8 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
     auto out = take_buffer();
     Timing timing{.api_key = -1, .long_poll = false, .started = std::chrono::steady_clock::now()};
     DispatchInfo info;
-    const auto result =
-        co_await router_.dispatch(broker_, peer_, listener_, frame, *out, &client_software_, &info);
+    const auto result = co_await router_.dispatch(broker_, peer_, listener_, frame, *out,
+                                                  &client_software_, &info, &session_);
     timing.api_key = info.api_key;
     timing.long_poll = info.long_poll;
     using Result = RequestRouter::Result;

@@ -25,6 +25,7 @@
 
 #include "broker/metrics/connection_metrics.h"
 #include "broker/request_context.h"
+#include "broker/session.h"
 #include "protocol/out_buffer.h"
 
 namespace skiff::broker {
@@ -86,6 +87,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     RequestBudget& budget_;
     std::string peer_;
     ClientSoftware client_software_;  // from ApiVersions v3+, for log lines
+    Session session_;                 // the client's principal and authentication state
 
     // Read buffer: bytes [begin_, end_) of in_[0, in_capacity_) are received and not yet
     // consumed. Not value-initialised: a 20 MiB frame buffer is written by recv, not zeroed first.

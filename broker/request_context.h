@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "broker/session.h"
 #include "protocol/request_header.h"
 
 namespace skiff::broker {
@@ -26,6 +27,9 @@ struct RequestContext {
     // FindCoordinator and DescribeCluster answer with that listener's advertised address. Empty
     // outside a connection (unit tests): the first listener's.
     std::string_view listener{};
+    // The connection's client: its principal and authentication state. Null outside a connection
+    // (unit tests), which handlers treat as an anonymous, authenticated PLAINTEXT client.
+    Session* session = nullptr;
     // Set by a handler whose request gets no response (Produce with acks=0).
     bool suppress_response = false;
     // Set by a handler that wants the connection closed after this request: an acks=0 produce

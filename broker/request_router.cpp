@@ -54,7 +54,7 @@ RequestRouter::RequestRouter() {
 asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     Broker& broker, const std::string& peer, std::string_view listener,
     std::span<const std::byte> frame, protocol::OutBuffer& out, ClientSoftware* client_software,
-    DispatchInfo* info) const {
+    DispatchInfo* info, Session* session) const {
     // A client looping on bad requests must not flood the log: one line per kind, then counts.
     auto& log = LogThrottle::global();
     auto decoded = protocol::decode_request_header(frame);
@@ -93,7 +93,8 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
                        .header = header,
                        .peer = peer,
                        .client_software = client_software,
-                       .listener = listener};
+                       .listener = listener,
+                       .session = session};
     RouteOutcome outcome;
     try {
         outcome = co_await find(header.api_key)(ctx, frame.subspan(decoded->body_offset),

@@ -48,14 +48,16 @@ class RequestRouter {
 
     // One whole request frame (without its size prefix) from `peer`, which connected through
     // the listener named `listener` (must outlive the call); `client_software` is the
-    // connection's record, which ApiVersions v3+ fills in.
+    // connection's record, which ApiVersions v3+ fills in; `session` is the connection's client
+    // (null in tests: anonymous PLAINTEXT).
     // `info`, if given, is filled in for the request metrics; dispatch itself counts the
     // request and the error codes of its response (broker.request_metrics()).
     asio::awaitable<Result> dispatch(Broker& broker, const std::string& peer,
                                      std::string_view listener, std::span<const std::byte> frame,
                                      protocol::OutBuffer& out,
                                      ClientSoftware* client_software = nullptr,
-                                     DispatchInfo* info = nullptr) const;
+                                     DispatchInfo* info = nullptr,
+                                     Session* session = nullptr) const;
 
     // nullptr when skiff does not serve the key.
     Handler find(int16_t api_key) const;
