@@ -43,6 +43,10 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     // then serves every listener as PLAINTEXT (the default).
     if (auto map = config::parse_security_protocol_map(config_.listener_security_protocol_map))
         security_protocols_ = std::move(*map);
+    auto dynamic = DynamicBrokerConfigs::load(logs_->log_dir(), config_.node_id);
+    if (!dynamic)
+        throw std::runtime_error(dynamic.error());
+    dynamic_configs_ = std::make_unique<DynamicBrokerConfigs>(std::move(*dynamic));
     if (!config_.authorizer_class_name.empty()) {
         security::AuthorizerSettings settings;
         settings.super_users = security::parse_super_users(config_.super_users);

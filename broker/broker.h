@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broker/dynamic_broker_config.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/group/offset_store.h"
 #include "broker/metrics/connection_metrics.h"
@@ -45,6 +46,8 @@ class Broker {
     // The ACL authorizer, or null when `authorizer.class.name` is empty (docs/acls.md).
     security::Authorizer* authorizer() { return authorizer_.get(); }
     int32_t node_id() const { return config_.node_id; }
+    // Broker configs set through AlterConfigs; already applied to config() when skiff started.
+    DynamicBrokerConfigs& dynamic_configs() { return *dynamic_configs_; }
 
     // Where a client that connected through listener `listener` (its name) should connect: that
     // listener's advertised address (config::effective_advertised), with the bound port filled
@@ -76,7 +79,9 @@ class Broker {
     metrics::ConnectionMetrics connection_metrics_;
     std::vector<config::Listener> advertised_;  // one per config_.listeners entry, same order
     std::unique_ptr<security::Authorizer> authorizer_;
-    config::SecurityProtocolMap security_protocols_;  // parsed listener.security.protocol.map
+    config::SecurityProtocolMap security_protocols_;
+    std::unique_ptr<DynamicBrokerConfigs>
+        dynamic_configs_;  // parsed listener.security.protocol.map
 };
 
 }  // namespace skiff::broker

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "broker/dynamic_broker_config.h"
 #include "broker/health_check.h"
 #include "broker/security/user_command.h"
 #include "broker/server.h"
@@ -123,6 +124,15 @@ int run_broker(int argc, char** argv) {
     spdlog::info("skiff {} starting", SKIFF_VERSION);
     for (const auto& s : loaded->non_defaults)
         spdlog::info("setting {}={} (from {})", s.key, s.value, s.source);
+    // Dynamic broker configs (AlterConfigs on the broker) win over the static ones, as in Kafka.
+    auto dynamic =
+        skiff::broker::DynamicBrokerConfigs::load(loaded->config.log_dir, loaded->config.node_id);
+    if (!dynamic) {
+        spdlog::error("configuration error: {}", dynamic.error());
+        return 2;
+    }
+    for (const auto& applied : dynamic->apply_to(loaded->config))
+        spdlog::info("dynamic broker config {}", applied);
     raise_descriptor_limit();
 
     // glibc raises its mmap threshold to the size of the largest mmap-backed block freed so far

@@ -1,5 +1,5 @@
-// AlterConfigs and IncrementalAlterConfigs for topics. Broker settings are static in skiff
-// (file, environment, --override), so altering a broker resource is refused.
+// AlterConfigs and IncrementalAlterConfigs: topic overrides (topic_config.h) and dynamic broker
+// configs (dynamic_broker_config.h: this broker's, or the cluster default's for the name "").
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -34,6 +34,43 @@ void apply(RequestContext& ctx, const std::string& topic, const TopicOverrides& 
     if (!validate_only)
         spdlog::info("topic '{}' now has {} override(s) (for {})", topic, overrides.size(),
                      ctx.peer);
+}
+
+// A BROKER resource names this broker (its node.id) or the cluster-wide default (""); Kafka's
+// message for any other name.
+std::optional<DynamicBrokerConfigs::Scope> broker_scope(const Broker& broker,
+                                                        const std::string& name,
+                                                        protocol::AlterConfigsResourceResponse& r) {
+    if (name.empty())
+        return DynamicBrokerConfigs::Scope::cluster_default;
+    if (name == std::to_string(broker.node_id()))
+        return DynamicBrokerConfigs::Scope::this_broker;
+    fail(r, ErrorCode::invalid_request,
+         "Unexpected broker id, expected " + std::to_string(broker.node_id()) +
+             " or empty string, but received " + name);
+    return std::nullopt;
+}
+
+// Stores a scope's new dynamic broker configs (common tail of both APIs).
+void apply_broker(RequestContext& ctx, DynamicBrokerConfigs::Scope scope,
+                  const BrokerConfigValues& values, bool validate_only,
+                  protocol::AlterConfigsResourceResponse& r) {
+    if (auto invalid = invalid_dynamic_broker_configs(values, ctx.broker.config()))
+        return fail(r, ErrorCode::invalid_config, std::move(*invalid));
+    if (validate_only)
+        return;
+    if (auto stored = ctx.broker.dynamic_configs().replace(scope, values); !stored)
+        return fail(r, ErrorCode::kafka_storage_error, stored.error());
+    spdlog::info(
+        "dynamic broker configs of {} now {} key(s) (for {}); they take effect when "
+        "skiff next starts",
+        scope == DynamicBrokerConfigs::Scope::cluster_default ? "the cluster default"
+                                                              : "this broker",
+        values.size(), ctx.peer);
+}
+
+bool is_broker(int8_t type) {
+    return type == protocol::kResourceTypeBroker;
 }
 
 bool is_topic(int8_t type) {
@@ -98,6 +135,27 @@ std::optional<std::string> apply_list_op(const Broker& broker, TopicOverrides& o
     return std::nullopt;
 }
 
+// IncrementalAlterConfigs on a broker scope: SET and DELETE edit its stored set. APPEND and
+// SUBTRACT (list-valued settings) are not offered for broker configs.
+void incremental_broker(RequestContext& ctx, DynamicBrokerConfigs::Scope scope,
+                        const std::vector<protocol::AlterableConfigOp>& ops, bool validate_only,
+                        protocol::AlterConfigsResourceResponse& r) {
+    BrokerConfigValues values = ctx.broker.dynamic_configs().values(scope);
+    for (const auto& op : ops) {
+        if (op.config_operation == protocol::kConfigOpSet && op.value) {
+            values[op.name] = *op.value;
+        } else if (op.config_operation == protocol::kConfigOpDelete) {
+            values.erase(op.name);
+        } else {
+            return fail(r, ErrorCode::invalid_config,
+                        "operation " + std::to_string(op.config_operation) + " on " + op.name +
+                            " is not supported for broker configs (SET with a value and "
+                            "DELETE are)");
+        }
+    }
+    apply_broker(ctx, scope, values, validate_only, r);
+}
+
 }  // namespace
 
 asio::awaitable<protocol::AlterConfigsResponse> handle_alter_configs(
@@ -105,8 +163,17 @@ asio::awaitable<protocol::AlterConfigsResponse> handle_alter_configs(
     protocol::AlterConfigsResponse resp;
     for (const auto& res : req.resources) {
         auto r = result_for(res.resource_type, res.resource_name);
-        if (!is_topic(res.resource_type)) {
-            fail(r, ErrorCode::invalid_request, "only topic configs can be altered in skiff");
+        if (is_broker(res.resource_type)) {
+            // As for topics, the request's set replaces the scope's whole set.
+            if (auto scope = broker_scope(ctx.broker, res.resource_name, r)) {
+                BrokerConfigValues values;
+                for (const auto& c : res.configs)
+                    if (c.value)
+                        values[c.name] = *c.value;
+                apply_broker(ctx, *scope, values, req.validate_only, r);
+            }
+        } else if (!is_topic(res.resource_type)) {
+            fail(r, ErrorCode::invalid_request, "only topic and broker configs can be altered");
         } else {
             // AlterConfigs replaces the whole set: keys not listed go back to the defaults.
             TopicOverrides overrides;
@@ -125,9 +192,15 @@ asio::awaitable<protocol::IncrementalAlterConfigsResponse> handle_incremental_al
     protocol::IncrementalAlterConfigsResponse resp;
     for (const auto& res : req.resources) {
         auto r = result_for(res.resource_type, res.resource_name);
+        if (is_broker(res.resource_type)) {
+            if (auto scope = broker_scope(ctx.broker, res.resource_name, r))
+                incremental_broker(ctx, *scope, res.configs, req.validate_only, r);
+            resp.responses.push_back(std::move(r));
+            continue;
+        }
         auto current = ctx.broker.topics().overrides(res.resource_name);
         if (!is_topic(res.resource_type)) {
-            fail(r, ErrorCode::invalid_request, "only topic configs can be altered in skiff");
+            fail(r, ErrorCode::invalid_request, "only topic and broker configs can be altered");
         } else if (!current) {
             fail(r, ErrorCode::unknown_topic_or_partition,
                  "topic '" + res.resource_name + "' does not exist");

@@ -102,30 +102,95 @@ void describe_topic(const Broker& broker, TopicRegistry& topics,
     }
 }
 
-// Broker settings are static (file, environment, --override): all read-only.
-void describe_broker(const Broker& broker, const protocol::DescribeConfigsResource& r,
-                     bool synonyms, bool documentation, protocol::DescribeConfigsResult& out) {
-    if (!r.resource_name.empty() && r.resource_name != std::to_string(broker.node_id())) {
+// The stored dynamic value of `setting` in `values` under any of its spellings.
+const std::string* dynamic_value(const BrokerConfigValues& values,
+                                 const config::SettingDescriptor& setting) {
+    for (const auto& [key, value] : values) {
+        auto found = config::find_setting(key);
+        if (found && found->setting == &setting)
+            return &value;
+    }
+    return nullptr;
+}
+
+// The dynamic values skiff has no setting for (a Kafka feature skiff lacks, a custom key), listed
+// as Kafka lists them: with their source, writable.
+void describe_unknown_dynamic(const protocol::DescribeConfigsResource& r,
+                              const BrokerConfigValues& values, ConfigSource source, bool synonyms,
+                              protocol::DescribeConfigsResult& out,
+                              const BrokerConfigValues& shadowing = {}) {
+    for (const auto& [key, value] : values) {
+        if (config::find_setting(key) || !wanted(r, key) || shadowing.contains(key))
+            continue;
+        auto e = entry(key, value, source, false);
+        if (synonyms)
+            e.synonyms.push_back({key, value, static_cast<int8_t>(source)});
+        out.configs.push_back(std::move(e));
+    }
+}
+
+// A BROKER resource: this broker's settings (name = node.id), each from the highest of its
+// dynamic value, the cluster default's, the static configuration and the built-in default, as
+// Kafka reports them; or, for the name "", only the cluster-wide dynamic defaults, as Kafka
+// does. Settings Kafka cannot change on a running broker are read-only.
+void describe_broker(Broker& broker, const protocol::DescribeConfigsResource& r, bool synonyms,
+                     bool documentation, protocol::DescribeConfigsResult& out) {
+    using Scope = DynamicBrokerConfigs::Scope;
+    const BrokerConfigValues defaults = broker.dynamic_configs().values(Scope::cluster_default);
+    if (r.resource_name.empty()) {
+        for (const auto& setting : config::settings()) {
+            const std::string* value = dynamic_value(defaults, setting);
+            if (!value || !wanted(r, setting.key))
+                continue;
+            auto e = entry(std::string(setting.key), *value,
+                           ConfigSource::dynamic_default_broker_config, false);
+            if (synonyms)
+                e.synonyms.push_back(
+                    {std::string(setting.key), *value,
+                     static_cast<int8_t>(ConfigSource::dynamic_default_broker_config)});
+            e.config_type = setting_type(setting);
+            if (documentation)
+                e.documentation = std::string(setting.doc);
+            out.configs.push_back(std::move(e));
+        }
+        describe_unknown_dynamic(r, defaults, ConfigSource::dynamic_default_broker_config, synonyms,
+                                 out);
+        return;
+    }
+    if (r.resource_name != std::to_string(broker.node_id())) {
         out.error_code = ErrorCode::invalid_request;
         out.error_message = "unknown broker " + r.resource_name;
         return;
     }
+    const BrokerConfigValues own = broker.dynamic_configs().values(Scope::this_broker);
     const config::BrokerConfig builtin{};
     for (const auto& setting : config::settings()) {
         if (!wanted(r, setting.key))
             continue;
+        // The configuration skiff started with already includes the dynamic values of that time;
+        // what is stored now (perhaps changed since, taking effect at the next start) is shown.
         std::string value = config::render_setting(setting, broker.config());
         const bool set = value != config::render_setting(setting, builtin);
-        const ConfigSource source =
-            set ? ConfigSource::static_broker_config : ConfigSource::default_config;
-        auto e = entry(std::string(setting.key), value, source, true);
+        std::vector<std::pair<std::string, ConfigSource>> layers;
+        if (const auto* v = dynamic_value(own, setting))
+            layers.emplace_back(*v, ConfigSource::dynamic_broker_config);
+        if (const auto* v = dynamic_value(defaults, setting))
+            layers.emplace_back(*v, ConfigSource::dynamic_default_broker_config);
+        layers.emplace_back(
+            value, set ? ConfigSource::static_broker_config : ConfigSource::default_config);
+        auto e = entry(std::string(setting.key), layers.front().first, layers.front().second,
+                       !is_dynamic_broker_config(setting.key));
         if (synonyms)
-            e.synonyms.push_back({std::string(setting.key), value, static_cast<int8_t>(source)});
+            for (const auto& [v, source] : layers)
+                e.synonyms.push_back({std::string(setting.key), v, static_cast<int8_t>(source)});
         e.config_type = setting_type(setting);
         if (documentation)
             e.documentation = std::string(setting.doc);
         out.configs.push_back(std::move(e));
     }
+    describe_unknown_dynamic(r, own, ConfigSource::dynamic_broker_config, synonyms, out);
+    describe_unknown_dynamic(r, defaults, ConfigSource::dynamic_default_broker_config, synonyms,
+                             out, own);
 }
 
 }  // namespace

@@ -7,7 +7,8 @@ describe_configs (sources: topic override, static broker config, default), segme
 the topic's size, alter_configs, create_partitions, delete_topics removing the directories, the
 broker resource in describe_configs, compression.type and message.format.version through create,
 alter and describe (IncrementalAlterConfigs: tests/broker/handlers), and the error codes librdkafka reports for a duplicate, a
-bad name, an unknown config and a bad replication factor.
+bad name, an unknown config and a bad replication factor; dynamic broker configs through
+alter_configs, refused for a static setting, in effect after a restart.
 """
 
 import os
@@ -169,6 +170,36 @@ class ConfluentAdminTest(unittest.TestCase):
         unknown = admin.describe_configs([ConfigResource("topic", "missing")])
         with self.assertRaises(KafkaException):
             list(unknown.values())[0].result(timeout=TIMEOUT_S)
+
+    def test_dynamic_broker_configs(self):
+        # A broker of its own: the values take effect when it starts again.
+        with skiff_harness.Broker(name="dynamic configs broker") as broker:
+            admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+            resource = ConfigResource("broker", "1", set_config={
+                "log.retention.ms": "3600000",
+                # What librdkafka's 0081_admin sets: a Kafka setting skiff has no use for, kept.
+                "sasl.kerberos.min.time.before.relogin": "58000"})
+            list(admin.alter_configs([resource]).values())[0].result(timeout=TIMEOUT_S)
+            entries = self.describe(admin, "broker", "1")
+            self.assertEqual(entries["log.retention.ms"].value, "3600000")
+            self.assertEqual(entries["log.retention.ms"].source,
+                             ConfigSource.DYNAMIC_BROKER_CONFIG.value)
+            self.assertFalse(entries["log.retention.ms"].is_read_only)
+            self.assertEqual(entries["sasl.kerberos.min.time.before.relogin"].value, "58000")
+            self.assertTrue(entries["log.dirs"].is_read_only)
+            err = self.expect_error(list(admin.alter_configs([ConfigResource(
+                "broker", "1", set_config={"num.partitions": "3"})]).values())[0],
+                KafkaError.INVALID_CONFIG)
+            self.assertIn("Cannot update these configs dynamically", err.str())
+
+            broker.restart()
+            self.assertIn("dynamic broker config log.retention.ms=3600000", broker.log_text())
+            admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+            admin.create_topics([NewTopic("after", 1, 1)])["after"].result(timeout=TIMEOUT_S)
+            self.assertEqual(self.describe(admin, "topic", "after")["retention.ms"].value,
+                             "3600000")
+            self.assertEqual(self.describe(admin, "broker", "1")["log.retention.ms"].value,
+                             "3600000")
 
 
 if __name__ == "__main__":

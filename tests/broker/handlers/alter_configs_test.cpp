@@ -1,6 +1,6 @@
 // AlterConfigs (replaces a topic's whole override set) and IncrementalAlterConfigs (SET and
 // DELETE per key): valid changes applied to the running topic, unknown keys and bad values,
-// unknown topics, validate_only, broker resources and the internal topic refused.
+// unknown topics, validate_only, static broker settings and the internal topic refused.
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
@@ -111,11 +111,12 @@ TEST_F(AlterConfigsTest, ValidateOnlyChangesNothing) {
     EXPECT_EQ(alter("t", {{"retention.ms", "x"}}, true).error_code, ErrorCode::invalid_config);
 }
 
-TEST_F(AlterConfigsTest, BrokerResourcesAndTheInternalTopicAreRefused) {
+TEST_F(AlterConfigsTest, StaticBrokerSettingsAndTheInternalTopicAreRefused) {
+    // Dynamic broker configs: broker_configs_test.cpp.
     EXPECT_EQ(alter("1", {{"num.partitions", "3"}}, false, kLatestAlterConfigs,
                     protocol::kResourceTypeBroker)
                   .error_code,
-              ErrorCode::invalid_request);
+              ErrorCode::invalid_config);
     EXPECT_EQ(alter("__consumer_offsets", {{"retention.ms", "1000"}}).error_code,
               ErrorCode::invalid_request);
 }
@@ -159,7 +160,7 @@ TEST_F(AlterConfigsTest, IncrementalRefusals) {
     EXPECT_EQ(incremental("1", {{"num.partitions", protocol::kConfigOpSet, "3"}}, false,
                           kLatestAlterConfigs, protocol::kResourceTypeBroker)
                   .error_code,
-              ErrorCode::invalid_request);
+              ErrorCode::invalid_config);
     EXPECT_EQ(incremental("__consumer_offsets", {{"retention.ms", protocol::kConfigOpSet, "1"}})
                   .error_code,
               ErrorCode::invalid_request);
