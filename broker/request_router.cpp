@@ -18,7 +18,8 @@ template <class Request, class Response,
           asio::awaitable<Response> (*Handle)(RequestContext&, const Request&)>
 asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::byte> body,
                                     int16_t version, protocol::OutBuffer& out) {
-    auto request = protocol::decode_message<Request>(body, version);
+    auto request =
+        protocol::decode_message<Request>(body, version, protocol::TrailingBytes::ignore);
     if (!request)
         co_return RouteOutcome{false, std::move(request.error())};
     Response response = co_await Handle(ctx, *request);

@@ -27,14 +27,23 @@
 
 namespace skiff::protocol {
 
+// What decode_message does with bytes after the message's last field. Kafka parses a request's
+// fields and ignores anything after them (it never checks that the request was consumed), and
+// clients rely on it: librdkafka 2.0.2 ends its ListGroups v4 request with one tagged-field byte
+// too many. The broker decodes requests that way; everything else (responses read by the tests
+// and the health check) is strict.
+enum class TrailingBytes { refuse, ignore };
+
 // Decodes a message body (the bytes after the request/response header). `body` must outlive the
-// message: byte fields such as Produce records are views into it. Trailing bytes are an error.
+// message: byte fields such as Produce records are views into it.
 template <class Msg>
-Expected<Msg, DecodeError> decode_message(std::span<const std::byte> body, int16_t version) {
+Expected<Msg, DecodeError> decode_message(std::span<const std::byte> body, int16_t version,
+                                          TrailingBytes trailing = TrailingBytes::refuse) {
     Reader r(body, version, is_flexible(Msg::api_key, version));
     Msg m;
     r.read_struct(nullptr, m);
-    r.expect_end();
+    if (trailing == TrailingBytes::refuse)
+        r.expect_end();
     if (!r.ok())
         return unexpected(*r.error());
     return m;
@@ -83,12 +92,13 @@ std::vector<std::byte> encode_request(const Msg& m, int16_t version, int32_t cor
 #define SKIFF_DECLARE_CODEC(Msg)                                                               \
     namespace skiff::protocol {                                                                \
     extern template Expected<Msg, DecodeError> decode_message<Msg>(std::span<const std::byte>, \
-                                                                   int16_t);                   \
+                                                                   int16_t, TrailingBytes);    \
     extern template void encode_message<Msg>(const Msg&, int16_t, OutBuffer&);                 \
     }
 
-#define SKIFF_INSTANTIATE_CODEC(Msg)                                                              \
-    namespace skiff::protocol {                                                                   \
-    template Expected<Msg, DecodeError> decode_message<Msg>(std::span<const std::byte>, int16_t); \
-    template void encode_message<Msg>(const Msg&, int16_t, OutBuffer&);                           \
+#define SKIFF_INSTANTIATE_CODEC(Msg)                                                             \
+    namespace skiff::protocol {                                                                  \
+    template Expected<Msg, DecodeError> decode_message<Msg>(std::span<const std::byte>, int16_t, \
+                                                            TrailingBytes);                      \
+    template void encode_message<Msg>(const Msg&, int16_t, OutBuffer&);                          \
     }

@@ -19,6 +19,20 @@ TEST(Malformed, TwoGigabyteStringLengthInFlexibleRequest) {
     EXPECT_EQ(d.error().position, 0u);
 }
 
+TEST(Malformed, TrailingBytesAreIgnoredOnlyWhereAsked) {
+    // What librdkafka 2.0.2 sends as ListGroups v4: an empty states_filter, the tagged fields,
+    // and one more tagged-field byte. Kafka ignores what follows a request's fields.
+    auto body = bytes({0x01, 0x00, 0x00});
+    auto strict = decode_message<ListGroupsRequest>(body, 4);
+    ASSERT_FALSE(strict);
+    EXPECT_EQ(strict.error().field, "(end)");
+    auto lenient = decode_message<ListGroupsRequest>(body, 4, TrailingBytes::ignore);
+    ASSERT_TRUE(lenient) << lenient.error().message;
+    EXPECT_TRUE(lenient->states_filter.empty());
+    // A field that is cut short is still an error.
+    EXPECT_FALSE(decode_message<ListGroupsRequest>(bytes({0x02}), 4, TrailingBytes::ignore));
+}
+
 TEST(Malformed, HugeArrayCountInProduce) {
     // Produce v3: transactional_id null, acks 1, timeout 1000, topic_data count 0x7fffffff.
     auto body = bytes({0xff, 0xff, 0, 1, 0, 0, 3, 0xe8, 0x7f, 0xff, 0xff, 0xff, 0, 1, 'x'});
