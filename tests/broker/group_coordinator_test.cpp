@@ -549,5 +549,14 @@ TEST_F(GroupCoordinatorTest, DeleteGroupOnlyWhenEmpty) {
     EXPECT_EQ(coordinator->describe("g").group_state, "Dead");
 }
 
+TEST_F(GroupCoordinatorTest, DeleteGroupExpiresMembersPastTheirDeadlineFirst) {
+    StaticGroup sg = form_static_group(*this);  // static members: they never send LeaveGroup
+    EXPECT_EQ(coordinator->delete_group("g"), ErrorCode::non_empty_group);
+    // Past both members' session deadlines, before the periodic tick has run.
+    now += 6000;
+    EXPECT_EQ(coordinator->delete_group("g"), ErrorCode::none);
+    EXPECT_EQ(coordinator->describe("g").group_state, "Dead");
+}
+
 }  // namespace
 }  // namespace skiff::broker::group
