@@ -28,6 +28,10 @@
 # the revoke (the test polls only the other consumer) and the second waits in JoinGroup.
 # log.cleaner.backoff.ms=1000 (Kafka's default is 15000) only makes compaction start sooner:
 # 0077 gives the cleaner a 20 s pause after its last produce.
+# The ACL APIs need an authorizer (without one they answer SECURITY_DISABLED, as Kafka's do), and
+# 0081 calls them: skiff runs with its built-in one and super.users=User:ANONYMOUS, the usual way
+# to run a Kafka test cluster with ACLs (every client here is an unauthenticated PLAINTEXT one, so
+# a super user: nothing is denied, and the ACLs 0081 creates deny nobody).
 # Tests listed in tests/conformance/skip.txt are skipped.
 # When a test times out, the runner kills itself (SIGKILL); this script then starts it again on
 # the tests not finished. Tests in expected-failures.txt run and must fail; a test in flaky.txt
@@ -98,6 +102,8 @@ command -v setpriv >/dev/null 2>&1 && setpriv=(setpriv --pdeathsig KILL)
 "${setpriv[@]}" "$skiff" --override listeners=PLAINTEXT://127.0.0.1:0 \
   --override "log.dirs=$data" --override "group.initial.rebalance.delay.ms=$rebalance_delay" \
   --override num.partitions=4 --override log.cleaner.backoff.ms=1000 \
+  --override authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer \
+  --override super.users=User:ANONYMOUS \
   >"$broker_log" 2>&1 </dev/null &
 pid=$!
 port=""
