@@ -8,6 +8,7 @@
 #include "config/properties.h"
 #include "config/settings.h"
 #include "protocol/compression/compression.h"
+#include "storage/checkpoint_file.h"
 
 namespace skiff::broker {
 
@@ -228,20 +229,15 @@ Expected<void, std::string> write_topic_overrides(const fs::path& log_dir, const
     fs::create_directories(topic_config_dir(log_dir), ec);
     if (ec)
         return unexpected("create " + topic_config_dir(log_dir).string() + ": " + ec.message());
+    // Atomic and durable (temporary file, fsync, rename, fsync of the directory): a crash leaves
+    // the old overrides or the new ones. Before, the file was renamed without an fsync, so a
+    // crash could leave it empty and the topic silently back on the broker defaults.
+    std::string text = "# overrides of topic " + topic + ", written by skiff\n";
+    for (const auto& [name, value] : overrides)
+        text += name + '=' + value + '\n';
     const fs::path target = overrides_file(log_dir, topic);
-    const fs::path tmp = fs::path(target.string() + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << "# overrides of topic " << topic << ", written by skiff\n";
-        for (const auto& [name, value] : overrides)
-            out << name << '=' << value << '\n';
-        out.flush();
-        if (!out)
-            return unexpected("write " + tmp.string() + " failed");
-    }
-    fs::rename(tmp, target, ec);
-    if (ec)
-        return unexpected("rename " + tmp.string() + ": " + ec.message());
+    if (auto written = storage::write_file_atomically(target, text); !written)
+        return unexpected("write " + target.string() + ": " + written.error().message);
     return {};
 }
 
