@@ -47,6 +47,10 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     if (!dynamic)
         throw std::runtime_error(dynamic.error());
     dynamic_configs_ = std::make_unique<DynamicBrokerConfigs>(std::move(*dynamic));
+    auto credentials = security::CredentialStore::open(logs_->log_dir());
+    if (!credentials)
+        throw std::runtime_error(credentials.error().message);
+    credentials_ = std::move(*credentials);
     if (!config_.authorizer_class_name.empty()) {
         security::AuthorizerSettings settings;
         settings.super_users = security::parse_super_users(config_.super_users);

@@ -17,6 +17,7 @@
 #include "broker/partition_waiters.h"
 #include "broker/producer_ids.h"
 #include "broker/security/authorizer.h"
+#include "broker/security/credential_store.h"
 #include "broker/topic_registry.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
@@ -45,6 +46,8 @@ class Broker {
     metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
     // The ACL authorizer, or null when `authorizer.class.name` is empty (docs/acls.md).
     security::Authorizer* authorizer() { return authorizer_.get(); }
+    // The SCRAM users (<log.dirs>/scram-credentials), which SASL checks passwords against.
+    security::CredentialStore& credentials() { return *credentials_; }
     int32_t node_id() const { return config_.node_id; }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
     DynamicBrokerConfigs& dynamic_configs() { return *dynamic_configs_; }
@@ -79,9 +82,9 @@ class Broker {
     metrics::ConnectionMetrics connection_metrics_;
     std::vector<config::Listener> advertised_;  // one per config_.listeners entry, same order
     std::unique_ptr<security::Authorizer> authorizer_;
-    config::SecurityProtocolMap security_protocols_;
-    std::unique_ptr<DynamicBrokerConfigs>
-        dynamic_configs_;  // parsed listener.security.protocol.map
+    config::SecurityProtocolMap security_protocols_;  // parsed listener.security.protocol.map
+    std::unique_ptr<DynamicBrokerConfigs> dynamic_configs_;
+    std::unique_ptr<security::CredentialStore> credentials_;
 };
 
 }  // namespace skiff::broker

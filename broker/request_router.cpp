@@ -5,6 +5,7 @@
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/security/sasl_session.h"
 #include "protocol/api_versions.h"
 #include "protocol/error_codes_of.h"
 #include "protocol/protocol.h"
@@ -34,6 +35,41 @@ asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::by
     co_return RouteOutcome{true, std::nullopt};
 }
 
+// What a session may send: before SASL authentication completes only ApiVersions and the SASL
+// requests (Kafka closes the connection on anything else); after the authentication expired
+// (connections.max.reauth.ms) only re-authentication.
+bool allowed_before_authentication(int16_t api_key) {
+    using protocol::ApiKey;
+    return api_key == static_cast<int16_t>(ApiKey::api_versions) ||
+           api_key == static_cast<int16_t>(ApiKey::sasl_handshake) ||
+           api_key == static_cast<int16_t>(ApiKey::sasl_authenticate);
+}
+
+std::optional<std::string_view> refusal(const Session& session, int16_t api_key) {
+    if (allowed_before_authentication(api_key))
+        return std::nullopt;
+    if (!session.authenticated)
+        return "before SASL authentication";
+    if (session.expires_at && std::chrono::steady_clock::now() >= *session.expires_at)
+        return "after its SASL authentication expired (connections.max.reauth.ms)";
+    return std::nullopt;
+}
+
+// After SaslHandshake v0 a client sends its tokens without a request header, and gets the
+// server's the same way: a 4-byte size, then the bytes. A failure closes the connection (there
+// is no error field to carry it), as Kafka does.
+RequestRouter::Result unframed_sasl_token(Broker& broker, Session& session, const std::string& peer,
+                                          std::span<const std::byte> frame,
+                                          protocol::OutBuffer& out) {
+    const std::string_view token(reinterpret_cast<const char*>(frame.data()), frame.size());
+    auto result = take_sasl_token(broker, session, peer, token, -1);
+    if (result.failure)
+        return RequestRouter::Result::close;
+    out.put_int<int32_t>(static_cast<int32_t>(result.response.size()));
+    out.put_chars(result.response);
+    return RequestRouter::Result::respond;
+}
+
 struct Route {
     protocol::ApiKey key;
     RequestRouter::Handler handler;
@@ -58,6 +94,8 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     DispatchInfo* info, Session* session) const {
     // A client looping on bad requests must not flood the log: one line per kind, then counts.
     auto& log = LogThrottle::global();
+    if (session && session->sasl_unframed)
+        co_return unframed_sasl_token(broker, *session, peer, frame, out);
     auto decoded = protocol::decode_request_header(frame);
     if (!decoded) {
         log.log(spdlog::level::warn, "request:malformed-header",
@@ -86,6 +124,14 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
                 protocol::api_name(api->key), header.api_version, api->min_version,
                 api->max_version);
         co_return Result::close;
+    }
+    if (session) {
+        if (auto why = refusal(*session, header.api_key)) {
+            log.log(spdlog::level::warn, "request:unauthenticated",
+                    "connection {}: {} v{} {}; closing", peer, protocol::api_name(api->key),
+                    header.api_version, *why);
+            co_return Result::close;
+        }
     }
     broker.request_metrics().count_request(header.api_key);
     if (info)

@@ -4,8 +4,12 @@
 // a client certificate; the authorization checks read it.
 #pragma once
 
+#include <chrono>
+#include <memory>
+#include <optional>
 #include <string>
 
+#include "broker/security/sasl_authenticator.h"
 #include "config/listener.h"
 
 namespace skiff::broker {
@@ -24,6 +28,23 @@ struct Session {
     // False on SASL listeners until SaslAuthenticate succeeds: until then only ApiVersions and
     // the SASL requests are served.
     bool authenticated = true;
+
+    // SASL (handlers/sasl_handshake.cpp, sasl_authenticate.cpp; docs/security.md).
+    bool sasl_listener() const {
+        return security_protocol == config::SecurityProtocol::sasl_plaintext ||
+               security_protocol == config::SecurityProtocol::sasl_ssl;
+    }
+    // The exchange under way, from SaslHandshake until it succeeds or fails.
+    std::unique_ptr<security::SaslAuthenticator> sasl;
+    // After SaslHandshake v0 the client's tokens come unframed: a size and the bytes, no request
+    // header (the router answers them the same way).
+    bool sasl_unframed = false;
+    // Whether the client may re-authenticate (KIP-368): it authenticated with SaslAuthenticate
+    // v1 or later. Re-authentication must keep the principal.
+    bool reauthentication_supported = false;
+    // When the authentication expires (connections.max.reauth.ms): after it only
+    // re-authentication is served.
+    std::optional<std::chrono::steady_clock::time_point> expires_at;
 };
 
 }  // namespace skiff::broker

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -90,6 +91,14 @@ struct BrokerConfig {
     std::string authorizer_class_name;
     std::string super_users;  // "User:admin;User:ops"
     bool allow_everyone_if_no_acl_found = false;
+    // SASL (docs/security.md): the mechanisms SASL listeners offer, comma-separated, and the
+    // per-listener overrides from `listener.name.<listener>.sasl.enabled.mechanisms` (keys are
+    // upper-cased listener names).
+    std::string sasl_enabled_mechanisms = "SCRAM-SHA-256,SCRAM-SHA-512";
+    std::map<std::string, std::string> listener_sasl_enabled_mechanisms;
+    // KIP-368: how long a SASL authentication holds before the client must re-authenticate on
+    // the same connection; 0: for as long as the connection lasts.
+    int64_t connections_max_reauth_ms = 0;
     // Log compaction (Kafka's names and defaults). The topic-level defaults: log.cleanup.policy
     // (cleanup.policy), delete.retention.ms, min.cleanable.dirty.ratio, min/max.compaction.lag.ms.
     std::string log_cleanup_policy = "delete";

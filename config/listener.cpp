@@ -234,12 +234,15 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
                 listener.name + " is not; add " + listener.name +
                 ":PLAINTEXT to serve it in plain text)");
         }
-        if (it->second != SecurityProtocol::plaintext) {
+        if (it->second != SecurityProtocol::plaintext &&
+            it->second != SecurityProtocol::sasl_plaintext) {
             const std::string protocol(security_protocol_name(it->second));
             std::string error = "listener " + listener.name + " uses security protocol ";
             error += protocol;
             error +=
-                ", which skiff does not implement yet; only PLAINTEXT listeners can be served "
+                ", which skiff does not implement yet; only PLAINTEXT and SASL_PLAINTEXT listeners "
+                "can "
+                "be served "
                 "(refusing to serve ";
             error += protocol;
             error += " clients in clear text)";
@@ -247,6 +250,39 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
         }
     }
     return {};
+}
+
+std::vector<std::string> split_sasl_mechanisms(std::string_view value) {
+    std::vector<std::string> out;
+    while (true) {
+        const size_t comma = value.find(',');
+        std::string_view item = value.substr(0, comma);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
+            item.remove_suffix(1);
+        if (!item.empty())
+            out.emplace_back(item);
+        if (comma == std::string_view::npos)
+            break;
+        value.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
+std::optional<std::string> sasl_mechanisms_problem(std::string_view value) {
+    const auto mechanisms = split_sasl_mechanisms(value);
+    if (mechanisms.empty())
+        return "expected at least one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512";
+    for (const auto& m : mechanisms) {
+        if (m != "PLAIN" && m != "SCRAM-SHA-256" && m != "SCRAM-SHA-512")
+            return "expected PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, comma-separated (" + m +
+                   " is not served by skiff" +
+                   (m == "GSSAPI" || m == "OAUTHBEARER" ? std::string(": no Kerberos or OAuth")
+                                                        : std::string()) +
+                   ")";
+    }
+    return std::nullopt;
 }
 
 std::vector<Listener> effective_advertised(const std::vector<Listener>& listeners,

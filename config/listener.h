@@ -10,8 +10,8 @@
 // A listener's security protocol is not part of the entry: as in Kafka, it is what
 // `listener.security.protocol.map` maps the listener's name to (by default each protocol's own
 // name maps to itself, so PLAINTEXT://... is plaintext and a custom name such as INTERNAL must
-// be mapped). skiff serves PLAINTEXT only for now; check_listener_protocols refuses the others
-// at start-up rather than serving them in clear text.
+// be mapped). skiff serves PLAINTEXT and SASL_PLAINTEXT; check_listener_protocols refuses SSL and
+// SASL_SSL at start-up rather than serving them in clear text.
 #pragma once
 
 #include <cstdint>
@@ -65,11 +65,17 @@ inline constexpr std::string_view kDefaultSecurityProtocolMap =
 // an error (Kafka keeps the last one silently; a repeated name is more likely a mistake).
 Expected<SecurityProtocolMap, std::string> parse_security_protocol_map(std::string_view text);
 
-// Checks that every listener has a security protocol in `map` and that skiff serves it (only
-// PLAINTEXT for now: SSL, SASL_PLAINTEXT and SASL_SSL are refused, never served in clear text).
+// Checks that every listener has a security protocol in `map` and that skiff serves it
+// (PLAINTEXT and SASL_PLAINTEXT; SSL and SASL_SSL are refused, never served in clear text).
 // The error is a clause for the loader, like parse_listeners's.
 Expected<void, std::string> check_listener_protocols(const std::vector<Listener>& listeners,
                                                      const SecurityProtocolMap& map);
+
+// sasl.enabled.mechanisms: nullopt when `value` names only mechanisms skiff serves (PLAIN,
+// SCRAM-SHA-256, SCRAM-SHA-512; case as Kafka writes them), at least one; else why not.
+std::optional<std::string> sasl_mechanisms_problem(std::string_view value);
+// The mechanisms a comma-separated list names, in order, whitespace trimmed.
+std::vector<std::string> split_sasl_mechanisms(std::string_view value);
 
 // What each listener advertises, one entry per listener in `listeners` order: the entry of
 // `advertised` with the same name, or else the listener itself with a wildcard host replaced by

@@ -92,6 +92,36 @@ Expected<void, ConfigError> check_protocols(
     return unexpected(ConfigError{"listeners", "", "defaults", checked.error()});
 }
 
+// Kafka's per-listener form of a setting: listener.name.<listener, lower case>.<setting>. Only
+// sasl.enabled.mechanisms has one in skiff.
+constexpr std::string_view kListenerPrefix = "listener.name.";
+constexpr std::string_view kSaslMechanismsSuffix = ".sasl.enabled.mechanisms";
+
+bool is_listener_sasl_mechanisms(std::string_view key) {
+    return key.size() > kListenerPrefix.size() + kSaslMechanismsSuffix.size() &&
+           key.starts_with(kListenerPrefix) && key.ends_with(kSaslMechanismsSuffix);
+}
+
+Expected<void, ConfigError> apply_listener_sasl_mechanisms(
+    const std::vector<const RawSetting*>& overrides, BrokerConfig& config) {
+    for (const RawSetting* raw : overrides) {
+        std::string name(raw->key.substr(
+            kListenerPrefix.size(),
+            raw->key.size() - kListenerPrefix.size() - kSaslMechanismsSuffix.size()));
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        const bool known = std::any_of(config.listeners.begin(), config.listeners.end(),
+                                       [&](const Listener& l) { return l.name == name; });
+        if (!known)
+            return unexpected(invalid_value(
+                *raw, "expected the name of a listener in listeners (" + name + " is none)"));
+        if (auto problem = sasl_mechanisms_problem(raw->value))
+            return unexpected(invalid_value(*raw, *problem));
+        config.listener_sasl_enabled_mechanisms[name] = raw->value;
+    }
+    return {};
+}
+
 std::string env_name_to_key(std::string_view name) {
     std::string key(name.substr(kEnvPrefix.size()));
     for (char& c : key) {
@@ -202,11 +232,16 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
     }
 
     LoadedConfig loaded;
+    std::vector<const RawSetting*> listener_overrides;  // listener.name.<l>.sasl.enabled.mechanisms
     // Spellings present for each setting, applied lowest precedence first so the winner is last.
     std::map<const SettingDescriptor*, std::vector<std::pair<SettingLookup, const RawSetting*>>>
         present;
     for (const auto& setting : merged) {
         auto lookup = find_setting(setting.key);
+        if (!lookup && is_listener_sasl_mechanisms(setting.key)) {
+            listener_overrides.push_back(&setting);
+            continue;
+        }
         if (!lookup) {
             loaded.warnings.push_back("ignoring unknown setting " + in_quotes(setting.key) +
                                       " (from " + setting.source + ")");
@@ -257,6 +292,10 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
         }
     } else {
         config.advertised_listeners = derive_advertised(config.listeners);
+    }
+
+    if (auto ok = apply_listener_sasl_mechanisms(listener_overrides, config); !ok) {
+        return unexpected(ok.error());
     }
 
     if (auto ok = check_protocols(config, winners); !ok) {

@@ -89,6 +89,14 @@ std::optional<std::string> check_authorizer_class_name(std::string_view value) {
            "built-in ACL authorizer; other authorizer classes cannot be loaded)";
 }
 
+// SASL mechanisms skiff serves, in Kafka's names; at least one.
+std::optional<std::string> check_sasl_mechanisms(std::string_view value) {
+    auto refused = sasl_mechanisms_problem(value);
+    if (!refused)
+        return std::nullopt;
+    return *refused;
+}
+
 // Principals separated by semicolons, each TYPE:name (Kafka's KafkaPrincipal syntax).
 std::optional<std::string> check_super_users(std::string_view value) {
     while (!value.empty()) {
@@ -329,6 +337,20 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "With an authorizer: allow every principal on a resource that has no ACL at all "
                 "(false: only super users may use it).",
          .member = &BC::allow_everyone_if_no_acl_found},
+        {.key = "sasl.enabled.mechanisms",
+         .default_value = "SCRAM-SHA-256,SCRAM-SHA-512",
+         .doc = "SASL mechanisms offered on SASL_PLAINTEXT and SASL_SSL listeners, comma-separated: "
+                "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 (all checked against the SCRAM users of "
+                "`skiff user`). listener.name.<listener>.sasl.enabled.mechanisms overrides it for "
+                "one listener. Kafka's default is GSSAPI, which skiff does not serve; PLAIN sends "
+                "the password itself, so it is not on by default (docs/security.md).",
+         .member = &BC::sasl_enabled_mechanisms, .check = check_sasl_mechanisms},
+        {.key = "connections.max.reauth.ms",
+         .default_value = "0",
+         .doc = "KIP-368: a SASL authentication expires after this long and the client must "
+                "re-authenticate on its connection (librdkafka, the Java client); a connection "
+                "whose authentication expired is closed at its next other request. 0: never.",
+         .member = &BC::connections_max_reauth_ms, .min = 0},
         {.key = "log.cleanup.policy",
          .default_value = "delete",
          .doc = "Default of the topic config cleanup.policy: delete (retention removes old "

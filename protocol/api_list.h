@@ -28,6 +28,7 @@
     X(sync_group,               14, SyncGroup,               SyncGroupRequest,               SyncGroupResponse,               0,  5,  4) \
     X(describe_groups,          15, DescribeGroups,          DescribeGroupsRequest,          DescribeGroupsResponse,          0,  6,  5) \
     X(list_groups,              16, ListGroups,              ListGroupsRequest,              ListGroupsResponse,              0,  5,  3) \
+    X(sasl_handshake,           17, SaslHandshake,           SaslHandshakeRequest,           SaslHandshakeResponse,           0,  1,  2) \
     X(api_versions,             18, ApiVersions,             ApiVersionsRequest,             ApiVersionsResponse,             0,  4,  3) \
     X(create_topics,            19, CreateTopics,            CreateTopicsRequest,            CreateTopicsResponse,            0,  7,  5) \
     X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  6,  4) \
@@ -43,6 +44,7 @@
     X(describe_configs,         32, DescribeConfigs,         DescribeConfigsRequest,         DescribeConfigsResponse,         0,  4,  4) \
     X(alter_configs,            33, AlterConfigs,            AlterConfigsRequest,            AlterConfigsResponse,            0,  2,  2) \
     X(describe_log_dirs,        35, DescribeLogDirs,         DescribeLogDirsRequest,         DescribeLogDirsResponse,         0,  4,  2) \
+    X(sasl_authenticate,        36, SaslAuthenticate,        SaslAuthenticateRequest,        SaslAuthenticateResponse,        0,  2,  2) \
     X(create_partitions,        37, CreatePartitions,        CreatePartitionsRequest,        CreatePartitionsResponse,        0,  3,  2) \
     X(delete_groups,            42, DeleteGroups,            DeleteGroupsRequest,            DeleteGroupsResponse,            0,  2,  2) \
     X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1) \

@@ -53,5 +53,6 @@
 #include "protocol/produce.h"
 #include "protocol/record_set.h"
 #include "protocol/request_header.h"
+#include "protocol/sasl.h"
 #include "protocol/sync_group.h"
 #include "protocol/txn_offset_commit.h"

@@ -393,8 +393,11 @@ Expected<std::string, ScramError> ScramServerExchange::client_final(std::string_
         return fail("invalid SCRAM client-final-message: channel binding does not match");
     if (parts.size() < 2)
         return fail("invalid SCRAM client-final-message: no nonce");
+    // RFC 5802 wants the nonce exactly; Kafka checks only that it ends with the server-first
+    // nonce, and librdkafka (2.0.2 at least) relies on that: it sends its own nonce again in
+    // front of the one it got. The proof still covers the message as sent.
     auto nonce = scram_attribute(parts[1], 'r');
-    if (!nonce || *nonce != nonce_)
+    if (!nonce || !nonce->ends_with(nonce_))
         return fail("invalid SCRAM client-final-message: nonce does not match");
     for (size_t i = 2; i < parts.size(); ++i)
         if (parts[i].find('=') == std::string_view::npos || parts[i].starts_with("="))

@@ -124,25 +124,34 @@ TEST(SecurityProtocolMap, Errors) {
     EXPECT_NE(error("A:PLAINTEXT,a:SSL").find("repeats the listener name A"), std::string::npos);
 }
 
-TEST(SecurityProtocolMap, OnlyMappedPlaintextListenersPass) {
+TEST(SecurityProtocolMap, OnlyMappedPlaintextAndSaslPlaintextListenersPass) {
     const auto map = *parse_security_protocol_map("A:PLAINTEXT,B:SSL,C:SASL_PLAINTEXT,D:SASL_SSL");
     EXPECT_TRUE(check_listener_protocols(parse_ok("A://h:1"), map));
+    EXPECT_TRUE(check_listener_protocols(parse_ok("A://h:1,C://h:2"), map));
     auto error = [&](std::string_view listeners) {
         auto ok = check_listener_protocols(parse_ok(listeners), map);
         EXPECT_FALSE(ok) << listeners;
         return ok ? std::string() : ok.error();
     };
     EXPECT_NE(error("A://h:1,E://h:2").find("(E is not; add E:PLAINTEXT"), std::string::npos);
-    for (const char* protocol : {"SSL", "SASL_PLAINTEXT", "SASL_SSL"}) {
-        const std::string name = protocol == std::string_view("SSL")              ? "B"
-                                 : protocol == std::string_view("SASL_PLAINTEXT") ? "C"
-                                                                                  : "D";
+    for (const char* protocol : {"SSL", "SASL_SSL"}) {
+        const std::string name = protocol == std::string_view("SSL") ? "B" : "D";
         EXPECT_NE(error(name + "://h:2")
                       .find("listener " + name + " uses security protocol " + protocol +
                             ", which skiff does not implement yet"),
                   std::string::npos)
             << protocol;
     }
+}
+
+TEST(SaslMechanisms, OnlyTheServedOnesInKafkasNames) {
+    EXPECT_FALSE(sasl_mechanisms_problem("PLAIN, SCRAM-SHA-256,SCRAM-SHA-512"));
+    EXPECT_EQ(split_sasl_mechanisms(" PLAIN, SCRAM-SHA-512 ,"),
+              (std::vector<std::string>{"PLAIN", "SCRAM-SHA-512"}));
+    EXPECT_TRUE(sasl_mechanisms_problem(""));
+    EXPECT_TRUE(sasl_mechanisms_problem("plain"));  // Kafka's names are upper case
+    EXPECT_NE(sasl_mechanisms_problem("PLAIN,OAUTHBEARER")->find("OAUTHBEARER is not served"),
+              std::string::npos);
 }
 
 TEST(EffectiveAdvertised, SameNameElseTheListenerItself) {

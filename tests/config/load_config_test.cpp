@@ -88,6 +88,20 @@ TEST(LoadConfig, PrecedenceFileThenEnvironmentThenOverride) {
     EXPECT_TRUE(loaded.warnings.empty());
 }
 
+TEST(LoadConfig, PerListenerSaslMechanisms) {
+    ConfigSources sources;
+    sources.overrides = {"listeners=PLAINTEXT://:9092,SASL_PLAINTEXT://:9093,INTERNAL://:9094",
+                         "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,"
+                         "SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:SASL_PLAINTEXT",
+                         "sasl.enabled.mechanisms=PLAIN",
+                         "listener.name.internal.sasl.enabled.mechanisms=SCRAM-SHA-512"};
+    const auto loaded = load_ok(sources);
+    EXPECT_EQ(loaded.config.sasl_enabled_mechanisms, "PLAIN");
+    EXPECT_EQ(loaded.config.listener_sasl_enabled_mechanisms,
+              (std::map<std::string, std::string>{{"INTERNAL", "SCRAM-SHA-512"}}));
+    EXPECT_TRUE(loaded.warnings.empty());
+}
+
 TEST(LoadConfig, LaterLineInTheFileWins) {
     TempFile file("num.partitions=2\nnum.partitions=6\n");
     ConfigSources sources;
@@ -282,8 +296,11 @@ INSTANTIATE_TEST_SUITE_P(
                     "listener.security.protocol.map (INTERNAL is not; add INTERNAL:PLAINTEXT"},
         InvalidCase{"listeners=SSL://h:9093", "listeners", "SSL://h:9093",
                     "listener SSL uses security protocol SSL, which skiff does not implement yet"},
-        InvalidCase{"listeners=sasl_plaintext://h:9093", "listeners", "sasl_plaintext://h:9093",
-                    "uses security protocol SASL_PLAINTEXT, which skiff does not implement yet"},
+        InvalidCase{"sasl.enabled.mechanisms=GSSAPI", "sasl.enabled.mechanisms", "GSSAPI",
+                    "(GSSAPI is not served by skiff: no Kerberos or OAuth)"},
+        InvalidCase{"listener.name.nope.sasl.enabled.mechanisms=PLAIN",
+                    "listener.name.nope.sasl.enabled.mechanisms", "PLAIN",
+                    "expected the name of a listener in listeners (NOPE is none)"},
         InvalidCase{"listener.security.protocol.map=PLAINTEXT:SASL_SSL",
                     "listener.security.protocol.map", "PLAINTEXT:SASL_SSL",
                     "listener PLAINTEXT uses security protocol SASL_SSL, which skiff does not "

@@ -38,7 +38,7 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
         }
         members.push_back(setting.member);
     }
-    EXPECT_EQ(members.size(), 54u);
+    EXPECT_EQ(members.size(), 56u);
 }
 
 // Kafka's names, defaults and ranges (TransactionStateManagerConfig, TransactionLogConfig).

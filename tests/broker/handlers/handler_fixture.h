@@ -162,11 +162,12 @@ class HandlerTest : public ::testing::Test {
         protocol::encode_message(request, version, encoded);
         std::vector<std::byte> body(encoded.bytes().begin(), encoded.bytes().end());
         auto pending = std::make_shared<Pending<Resp>>();
-        asio::co_spawn(io, call(broker(), handler, std::move(body), version, listener, pending),
-                       [](std::exception_ptr e) {
-                           if (e)
-                               std::rethrow_exception(e);
-                       });
+        asio::co_spawn(
+            io, call(broker(), handler, std::move(body), version, listener, session, pending),
+            [](std::exception_ptr e) {
+                if (e)
+                    std::rethrow_exception(e);
+            });
         return pending;
     }
 
@@ -192,6 +193,8 @@ class HandlerTest : public ::testing::Test {
     config::BrokerConfig config;
     // The listener the handlers' requests "came through" (RequestContext::listener).
     std::string listener;
+    // The connection's client (RequestContext::session); null: none, as in most tests.
+    Session* session = nullptr;
 
   private:
     std::unique_ptr<Broker> broker_;
@@ -206,7 +209,8 @@ class HandlerTest : public ::testing::Test {
     template <class Req, class Resp>
     static asio::awaitable<void> call(Broker& broker, Handler<Req, Resp> handler,
                                       std::vector<std::byte> body, int16_t version,
-                                      std::string listener, std::shared_ptr<Pending<Resp>> out) {
+                                      std::string listener, Session* session,
+                                      std::shared_ptr<Pending<Resp>> out) {
         auto request = protocol::decode_message<Req>(body, version);
         if (!request) {
             ADD_FAILURE() << "request does not decode at v" << version << ": "
@@ -219,7 +223,11 @@ class HandlerTest : public ::testing::Test {
         header.correlation_id = 42;
         header.client_id = "handler-test";
         const std::string peer = "127.0.0.1:40000";
-        RequestContext ctx{.broker = broker, .header = header, .peer = peer, .listener = listener};
+        RequestContext ctx{.broker = broker,
+                           .header = header,
+                           .peer = peer,
+                           .listener = listener,
+                           .session = session};
         Resp response = co_await handler(ctx, *request);
         // What the router would send: the response must encode at the request's version.
         protocol::OutBuffer wire;

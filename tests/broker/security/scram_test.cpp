@@ -45,6 +45,8 @@ struct TestClient {
     std::string password;
     std::string nonce = "clientNonce123";
     std::string gs2 = "n,,";
+    // librdkafka's way: its own nonce once more in front of the combined one (Kafka accepts it).
+    bool repeat_client_nonce = false;
     std::string first_bare;
     std::string auth_message;
     std::string salted;
@@ -73,7 +75,8 @@ struct TestClient {
             start = comma + 1;
         }
         salted = scram_salted_password(mechanism, password, s, i);
-        std::string without_proof = "c=" + base64_encode(gs2) + ",r=" + r;
+        std::string without_proof =
+            "c=" + base64_encode(gs2) + ",r=" + (repeat_client_nonce ? nonce : "") + r;
         auth_message = first_bare + "," + server_first + "," + without_proof;
         std::string client_key = scram_hmac(mechanism, salted, "Client Key");
         std::string signature =
@@ -213,6 +216,21 @@ TEST(ScramTest, WrongProofRefused) {
     // A failed exchange stays failed.
     EXPECT_FALSE(exchange.client_final(kRfcClientFinal));
     EXPECT_FALSE(exchange.complete());
+}
+
+TEST(ScramTest, ClientNonceRepeatedInFrontIsAcceptedAsKafkaDoes) {
+    for (auto mechanism : {ScramMechanism::sha256, ScramMechanism::sha512}) {
+        auto credential = derive_scram_credential(mechanism, "pw", "salty", 4096);
+        ScramServerExchange exchange(mechanism, users({{"u", credential}}));
+        TestClient client(mechanism, "u", "pw");
+        client.repeat_client_nonce = true;
+        auto first = exchange.client_first(client.first());
+        ASSERT_TRUE(first);
+        auto final = exchange.client_final(client.final_message(*first));
+        ASSERT_TRUE(final) << final.error().message;
+        EXPECT_EQ(*final, client.expected_server_final());
+        EXPECT_TRUE(exchange.complete());
+    }
 }
 
 TEST(ScramTest, WrongNonceRefused) {
