@@ -36,7 +36,7 @@ constexpr std::string_view kHeader = "# dynamic broker configs, written by skiff
 std::string render_values(const BrokerConfigValues& values) {
     std::string text(kHeader);
     for (const auto& [key, value] : values)
-        text += key + '=' + value + '\n';
+        text.append(key).append(1, '=').append(value).append(1, '\n');
     return text;
 }
 
@@ -74,7 +74,12 @@ std::optional<std::string> invalid_dynamic_broker_configs(const BrokerConfigValu
             continue;  // unknown to skiff: kept as Kafka keeps it
         auto applied = config::apply_setting(*found->setting, found->spelling, value, scratch);
         if (!applied)
-            return "invalid value \"" + value + "\" for " + key + ": " + applied.error();
+            return std::string("invalid value \"")
+                .append(value)
+                .append("\" for ")
+                .append(key)
+                .append(": ")
+                .append(applied.error());
     }
     return std::nullopt;
 }
@@ -142,8 +147,8 @@ std::vector<std::string> DynamicBrokerConfigs::apply_to(config::BrokerConfig& co
             if (!found || !is_dynamic_broker_config(key))
                 continue;
             if (config::apply_setting(*found->setting, found->spelling, value, config))
-                applied.push_back(key + '=' + value +
-                                  (values == &default_ ? " (cluster default)" : " (this broker)"));
+                applied.push_back(std::string(key).append(1, '=').append(value).append(
+                    values == &default_ ? " (cluster default)" : " (this broker)"));
         }
     }
     return applied;

@@ -234,7 +234,7 @@ Expected<void, std::string> write_topic_overrides(const fs::path& log_dir, const
     // crash could leave it empty and the topic silently back on the broker defaults.
     std::string text = "# overrides of topic " + topic + ", written by skiff\n";
     for (const auto& [name, value] : overrides)
-        text += name + '=' + value + '\n';
+        text.append(name).append(1, '=').append(value).append(1, '\n');
     const fs::path target = overrides_file(log_dir, topic);
     if (auto written = storage::write_file_atomically(target, text); !written)
         return unexpected("write " + target.string() + ": " + written.error().message);
