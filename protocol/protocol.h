@@ -56,3 +56,4 @@
 #include "protocol/sasl.h"
 #include "protocol/sync_group.h"
 #include "protocol/txn_offset_commit.h"
+#include "protocol/user_scram_credentials.h"

@@ -325,6 +325,28 @@ Expected<bool, CredentialStoreError> CredentialStore::remove_user(const std::str
     return true;
 }
 
+Expected<void, CredentialStoreError> CredentialStore::apply(const std::vector<Change>& changes) {
+    std::lock_guard write(write_mutex_);
+    Users next;
+    {
+        std::shared_lock lock(mutex_);
+        next = users_;
+    }
+    for (const auto& change : changes) {
+        if (change.credential) {
+            next[change.user][change.mechanism] = *change.credential;
+            continue;
+        }
+        auto it = next.find(change.user);
+        if (it == next.end())
+            continue;
+        it->second.erase(change.mechanism);
+        if (it->second.empty())
+            next.erase(it);
+    }
+    return commit(std::move(next));
+}
+
 std::vector<ScramUserInfo> CredentialStore::list() const {
     std::shared_lock lock(mutex_);
     std::vector<ScramUserInfo> out;

@@ -78,6 +78,16 @@ class CredentialStore {
     // Removes every credential of the user; false when the user had none.
     Expected<bool, CredentialStoreError> remove_user(const std::string& user);
 
+    // Several users' changes in one write, all or none (AlterUserScramCredentials): a change with
+    // a credential adds or replaces it, one without removes it (nothing when there is none). A
+    // user left with no credential goes.
+    struct Change {
+        std::string user;
+        ScramMechanism mechanism;
+        std::optional<ScramCredential> credential;
+    };
+    Expected<void, CredentialStoreError> apply(const std::vector<Change>& changes);
+
     // Every user, sorted by name, with their mechanisms.
     std::vector<ScramUserInfo> list() const;
     size_t user_count() const;

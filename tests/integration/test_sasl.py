@@ -14,9 +14,14 @@ PLAIN,SCRAM-SHA-256,SCRAM-SHA-512 and a user made with `skiff user add` before i
   does not enable gets UNSUPPORTED_SASL_MECHANISM with the enabled list;
 - connections.max.reauth.ms: SaslAuthenticate v1 tells the client the session lifetime, and a
   request after it has run out closes the connection unless the client re-authenticated;
-- listener.name.<listener>.sasl.enabled.mechanisms narrows one listener.
+- listener.name.<listener>.sasl.enabled.mechanisms narrows one listener;
+- DescribeUserScramCredentials / AlterUserScramCredentials (KIP-554, raw v0 requests: the
+  Python clients here predate them): a user created over the wire with a client-side salted
+  password authenticates and produces and consumes; Kafka's per-user refusals; a deleted user
+  can no longer authenticate.
 """
 
+import hashlib
 import os
 import re
 import socket
@@ -252,6 +257,134 @@ class SaslTest(unittest.TestCase):
             self.assertEqual(struct.unpack(">ihi", body[:10]), (1, 33, 1))
             self.assertEqual(body[10:12 + len("SCRAM-SHA-512")], kstring("SCRAM-SHA-512"))
             s.close()
+
+    # ---- KIP-554: users managed over the wire --------------------------------------------------
+    def admin_request(self, api_key, body):
+        """One flexible (v0) request on the PLAINTEXT listener; returns the body after the
+        response header (correlation id and an empty tag buffer)."""
+        s = socket.create_connection(("127.0.0.1", self.broker.port))
+        try:
+            s.sendall(frame_request(api_key, 0, 77, body, flexible_header=True))
+            resp = read_frame(s)
+        finally:
+            s.close()
+        self.assertEqual(struct.unpack(">i", resp[:4])[0], 77)
+        self.assertEqual(resp[4], 0)
+        return resp[5:]
+
+    def alter_scram(self, upsertions=(), deletions=()):
+        """AlterUserScramCredentials v0; each upsertion (user, mechanism, password, iterations)
+        is salted and hashed here, as an admin client does. Returns [(user, error, message)]."""
+        body = bytes([len(deletions) + 1])
+        for user, mechanism in deletions:
+            body += cstring(user) + struct.pack(">b", mechanism) + b"\x00"
+        body += bytes([len(upsertions) + 1])
+        for user, mechanism, password, iterations in upsertions:
+            salt = os.urandom(16)
+            digest = "sha256" if mechanism == 1 else "sha512"
+            salted = hashlib.pbkdf2_hmac(digest, password.encode(), salt, iterations)
+            body += (cstring(user) + struct.pack(">bi", mechanism, iterations) + cbytes(salt) +
+                     cbytes(salted) + b"\x00")
+        r = Reader(self.admin_request(51, body + b"\x00"))
+        r.take(">i")  # throttle_time_ms
+        results = []
+        for _ in range(r.uvarint() - 1):
+            results.append((r.cstring(), r.take(">h"), r.cstring()))
+            r.uvarint()  # tags
+        return results
+
+    def describe_scram(self):
+        """DescribeUserScramCredentials v0 for every user: {user: {mechanism: iterations}}."""
+        r = Reader(self.admin_request(50, b"\x00\x00"))
+        r.take(">i")
+        self.assertEqual(r.take(">h"), 0)
+        r.cstring()
+        users = {}
+        for _ in range(r.uvarint() - 1):
+            user, error, _message = r.cstring(), r.take(">h"), r.cstring()
+            self.assertEqual(error, 0)
+            infos = {}
+            for _ in range(r.uvarint() - 1):
+                mechanism, iterations = r.take(">b"), r.take(">i")
+                r.uvarint()
+                infos[mechanism] = iterations
+            r.uvarint()
+            users[user] = infos
+        return users
+
+    def test_user_scram_credentials_api(self):
+        # A user created over the wire authenticates with the password it was salted from.
+        self.assertEqual(self.alter_scram(upsertions=[("carol", 2, "carol-pw", 8192)]),
+                         [("carol", 0, None)])
+        self.assertEqual(self.describe_scram().get("carol"), {2: 8192})
+        self.assertEqual(self.describe_scram().get(USER), {1: 4096, 2: 4096})
+        topic = "scram-api-" + uuid.uuid4().hex[:8]
+        conf = self.rdkafka_conf("SCRAM-SHA-512", "carol", "carol-pw")
+        p = Producer(conf)
+        for m in self.messages("carol"):
+            p.produce(topic, m)
+        self.assertEqual(p.flush(TIMEOUT_S), 0)
+        c = KafkaConsumer(topic, bootstrap_servers=self.sasl_bootstrap,
+                          security_protocol="SASL_PLAINTEXT", sasl_mechanism="SCRAM-SHA-512",
+                          sasl_plain_username="carol", sasl_plain_password="carol-pw",
+                          auto_offset_reset="earliest", consumer_timeout_ms=TIMEOUT_S * 1000)
+        got = []
+        for record in c:
+            got.append(record.value)
+            if len(got) == N:
+                break
+        c.close()
+        self.assertEqual(got, self.messages("carol"))
+        # Kafka's refusals come back per user.
+        self.assertEqual(self.alter_scram(upsertions=[("dave", 1, "pw", 100)]),
+                         [("dave", 93, "Too few iterations")])
+        self.assertEqual(self.alter_scram(deletions=[("nobody", 1)]),
+                         [("nobody", 91, "Attempt to delete a user credential that does not "
+                                         "exist")])
+        # Deleted, carol can no longer authenticate; alice still can.
+        self.assertEqual(self.alter_scram(deletions=[("carol", 2)]), [("carol", 0, None)])
+        self.assertNotIn("carol", self.describe_scram())
+        self.assertIn("Authentication failed",
+                      self.rdkafka_auth_error("SCRAM-SHA-512", "carol", "carol-pw"))
+
+
+class Reader:
+    """Reads a flexible response body."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def take(self, fmt):
+        value = struct.unpack_from(fmt, self.data, self.pos)[0]
+        self.pos += struct.calcsize(fmt)
+        return value
+
+    def uvarint(self):
+        value, shift = 0, 0
+        while True:
+            b = self.data[self.pos]
+            self.pos += 1
+            value |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return value
+            shift += 7
+
+    def cstring(self):
+        n = self.uvarint()
+        if n == 0:
+            return None
+        s = self.data[self.pos:self.pos + n - 1].decode()
+        self.pos += n - 1
+        return s
+
+
+def cstring(s):
+    b = s.encode()
+    return bytes([len(b) + 1]) + b
+
+
+def cbytes(b):
+    return bytes([len(b) + 1]) + b
 
 
 if __name__ == "__main__":

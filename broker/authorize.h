@@ -1,0 +1,20 @@
+// The authorization check a request handler makes: may this request's client perform the
+// operation on the resource? Answers yes when the broker runs without an authorizer (Kafka's
+// behaviour when `authorizer.class.name` is empty); otherwise the authorizer decides from the
+// connection's principal and host (docs/acls.md).
+#pragma once
+
+#include <string_view>
+
+#include "broker/request_context.h"
+#include "broker/security/acl.h"
+
+namespace skiff::broker {
+
+bool authorized(const RequestContext& ctx, security::AclOperation operation,
+                security::ResourceType resource_type, std::string_view resource_name);
+
+// The same for the cluster resource ("kafka-cluster").
+bool authorized_on_cluster(const RequestContext& ctx, security::AclOperation operation);
+
+}  // namespace skiff::broker
