@@ -324,7 +324,7 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "The authorizer. Empty: none, every client may do everything and the ACL APIs "
                 "answer SECURITY_DISABLED. org.apache.kafka.metadata.authorizer.StandardAuthorizer "
                 "or kafka.security.authorizer.AclAuthorizer: skiff's built-in ACL authorizer, "
-                "ACLs kept in the data directory (docs/acls.md; not yet enforced by requests).",
+                "ACLs kept in the data directory and checked on every request (docs/acls.md).",
          .member = &BC::authorizer_class_name, .check = check_authorizer_class_name},
         {.key = "super.users",
          .default_value = "",

@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/offset_store.h"
 #include "broker/handlers/handlers.h"
@@ -11,6 +12,16 @@ using protocol::ErrorCode;
 asio::awaitable<protocol::AddOffsetsToTxnResponse> handle_add_offsets_to_txn(
     RequestContext& ctx, const protocol::AddOffsetsToTxnRequest& req) {
     protocol::AddOffsetsToTxnResponse resp;
+    // WRITE on the transactional id and READ on the group (docs/acls.md).
+    if (!authorized(ctx, AclOperation::write, ResourceType::transactional_id,
+                    req.transactional_id)) {
+        resp.error_code = ErrorCode::transactional_id_authorization_failed;
+        co_return resp;
+    }
+    if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id)) {
+        resp.error_code = ErrorCode::group_authorization_failed;
+        co_return resp;
+    }
     resp.error_code = ctx.broker.transactions().add_partitions(
         req.transactional_id, req.producer_id, req.producer_epoch, {{group::kOffsetsTopic, 0}});
     if (resp.error_code == ErrorCode::producer_fenced && ctx.header.api_version < 2)

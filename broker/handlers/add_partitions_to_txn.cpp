@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 
@@ -11,12 +12,21 @@ using protocol::ErrorCode;
 asio::awaitable<protocol::AddPartitionsToTxnResponse> handle_add_partitions_to_txn(
     RequestContext& ctx, const protocol::AddPartitionsToTxnRequest& req) {
     protocol::AddPartitionsToTxnResponse resp;
+    // Authorization (docs/acls.md): WRITE on the transactional id, else every partition is
+    // TRANSACTIONAL_ID_AUTHORIZATION_FAILED; WRITE on each topic, else its partitions are
+    // TOPIC_AUTHORIZATION_FAILED and the others OPERATION_NOT_ATTEMPTED, as in Kafka.
+    const bool txn_id_allowed = authorized(ctx, AclOperation::write, ResourceType::transactional_id,
+                                           req.v3_and_below_transactional_id);
+    const auto may_write = [&](const std::string& topic) {
+        return authorized(ctx, AclOperation::write, ResourceType::topic, topic);
+    };
     std::vector<storage::TopicPartition> partitions;
-    bool unknown = false;
+    bool unknown = !txn_id_allowed;
     for (const auto& topic : req.v3_and_below_topics) {
         const auto count = ctx.broker.topics().partition_count(topic.name);
+        const bool allowed = may_write(topic.name);
         for (int32_t p : topic.partitions) {
-            if (!count || p < 0 || p >= *count)
+            if (!allowed || !count || p < 0 || p >= *count)
                 unknown = true;
             partitions.push_back({topic.name, p});
         }
@@ -33,10 +43,15 @@ asio::awaitable<protocol::AddPartitionsToTxnResponse> handle_add_partitions_to_t
         protocol::AddPartitionsToTxnTopicResult t;
         t.name = topic.name;
         const auto count = ctx.broker.topics().partition_count(topic.name);
+        const bool allowed = may_write(topic.name);
         for (int32_t p : topic.partitions) {
             protocol::AddPartitionsToTxnPartitionResult r;
             r.partition_index = p;
-            if (!unknown)
+            if (!txn_id_allowed)
+                r.partition_error_code = ErrorCode::transactional_id_authorization_failed;
+            else if (!allowed)
+                r.partition_error_code = ErrorCode::topic_authorization_failed;
+            else if (!unknown)
                 r.partition_error_code = error;
             else if (!count || p < 0 || p >= *count)
                 r.partition_error_code = ErrorCode::unknown_topic_or_partition;

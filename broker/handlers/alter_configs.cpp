@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topic_config.h"
@@ -18,6 +19,23 @@ protocol::AlterConfigsResourceResponse result_for(int8_t type, const std::string
     r.resource_type = type;
     r.resource_name = name;
     return r;
+}
+
+// ALTER_CONFIGS on the topic or the cluster (docs/acls.md), else TOPIC_ / CLUSTER_
+// AUTHORIZATION_FAILED for the resource, as Kafka's ConfigAdminManager.
+bool refused_alter(const RequestContext& ctx, int8_t type, const std::string& name,
+                   protocol::AlterConfigsResourceResponse& r) {
+    if (type == protocol::kResourceTypeBroker &&
+        !authorized_on_cluster(ctx, AclOperation::alter_configs)) {
+        r.error_code = ErrorCode::cluster_authorization_failed;
+        return true;
+    }
+    if (type == protocol::kResourceTypeTopic &&
+        !authorized(ctx, AclOperation::alter_configs, ResourceType::topic, name)) {
+        r.error_code = ErrorCode::topic_authorization_failed;
+        return true;
+    }
+    return false;
 }
 
 void fail(protocol::AlterConfigsResourceResponse& r, ErrorCode e, std::string message) {
@@ -163,6 +181,10 @@ asio::awaitable<protocol::AlterConfigsResponse> handle_alter_configs(
     protocol::AlterConfigsResponse resp;
     for (const auto& res : req.resources) {
         auto r = result_for(res.resource_type, res.resource_name);
+        if (refused_alter(ctx, res.resource_type, res.resource_name, r)) {
+            resp.responses.push_back(std::move(r));
+            continue;
+        }
         if (is_broker(res.resource_type)) {
             // As for topics, the request's set replaces the scope's whole set.
             if (auto scope = broker_scope(ctx.broker, res.resource_name, r)) {
@@ -192,6 +214,10 @@ asio::awaitable<protocol::IncrementalAlterConfigsResponse> handle_incremental_al
     protocol::IncrementalAlterConfigsResponse resp;
     for (const auto& res : req.resources) {
         auto r = result_for(res.resource_type, res.resource_name);
+        if (refused_alter(ctx, res.resource_type, res.resource_name, r)) {
+            resp.responses.push_back(std::move(r));
+            continue;
+        }
         if (is_broker(res.resource_type)) {
             if (auto scope = broker_scope(ctx.broker, res.resource_name, r))
                 incremental_broker(ctx, *scope, res.configs, req.validate_only, r);

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
@@ -14,6 +15,13 @@ asio::awaitable<protocol::CreatePartitionsResponse> handle_create_partitions(
     for (const auto& t : req.topics) {
         protocol::CreatePartitionsTopicResult r;
         r.name = t.name;
+        // ALTER on the topic (docs/acls.md), else TOPIC_AUTHORIZATION_FAILED.
+        if (!authorized(ctx, AclOperation::alter, ResourceType::topic, t.name)) {
+            r.error_code = protocol::ErrorCode::topic_authorization_failed;
+            r.error_message = "The topic authorization is failed.";
+            resp.results.push_back(std::move(r));
+            continue;
+        }
         std::optional<std::string> bad_assignment;
         const auto existing = ctx.broker.topics().partition_count(t.name);
         if (t.assignments.has_value() && existing) {  // else add_partitions says what is wrong

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
@@ -47,6 +48,11 @@ protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::C
         r.configs.emplace();  // v5+: Kafka's default, an empty list
         return r;
     };
+    // CREATE on the cluster or on the topic (docs/acls.md), else TOPIC_AUTHORIZATION_FAILED with
+    // Kafka's message.
+    if (!authorized_on_cluster(ctx, AclOperation::create) &&
+        !authorized(ctx, AclOperation::create, ResourceType::topic, t.name))
+        return fail(ErrorCode::topic_authorization_failed, "Authorization failed.");
     int32_t partitions =
         t.num_partitions == -1 ? ctx.broker.config().num_partitions : t.num_partitions;
     if (!t.assignments.empty()) {
@@ -89,8 +95,15 @@ protocol::CreatableTopicResult create_one(RequestContext& ctx, const protocol::C
                      partitions, overrides.size(), ctx.peer);
     r.num_partitions = partitions;
     r.replication_factor = 1;
-    if (ctx.header.api_version >= 5)
-        r.configs = topic_configs(ctx.broker, overrides);
+    // The configs (v5+) only for a client that may DESCRIBE_CONFIGS the topic, as in Kafka.
+    if (ctx.header.api_version >= 5) {
+        if (authorized(ctx, AclOperation::describe_configs, ResourceType::topic, t.name)) {
+            r.configs = topic_configs(ctx.broker, overrides);
+        } else {
+            r.topic_config_error_code = static_cast<int16_t>(ErrorCode::topic_authorization_failed);
+            r.configs.emplace();
+        }
+    }
     if (!validate_only)
         if (auto id = ctx.broker.topics().topic_id(t.name))
             r.topic_id = to_uuid(*id);

@@ -1,5 +1,6 @@
 #include <vector>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/acl_conversions.h"
 #include "broker/handlers/handlers.h"
@@ -21,6 +22,12 @@ asio::awaitable<protocol::DeleteAclsResponse> handle_delete_acls(
             r.error_code = protocol::ErrorCode::security_disabled;
             r.error_message = kNoAuthorizerMessage;
         }
+        co_return resp;
+    }
+    // ALTER on the cluster (Kafka's AclApis), else CLUSTER_AUTHORIZATION_FAILED per filter.
+    if (!authorized_on_cluster(ctx, AclOperation::alter)) {
+        for (auto& r : resp.filter_results)
+            r.error_code = protocol::ErrorCode::cluster_authorization_failed;
         co_return resp;
     }
     std::vector<security::AclBindingFilter> valid;

@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -7,8 +8,11 @@ namespace skiff::broker {
 asio::awaitable<protocol::DeleteGroupsResponse> handle_delete_groups(
     RequestContext& ctx, const protocol::DeleteGroupsRequest& req) {
     protocol::DeleteGroupsResponse resp;
+    // DELETE on each group (docs/acls.md), else GROUP_AUTHORIZATION_FAILED for it.
     for (const auto& id : req.groups_names)
-        resp.results.push_back({id, ctx.broker.groups().delete_group(id)});
+        resp.results.push_back({id, authorized(ctx, AclOperation::remove, ResourceType::group, id)
+                                        ? ctx.broker.groups().delete_group(id)
+                                        : protocol::ErrorCode::group_authorization_failed});
     co_return resp;
 }
 

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
@@ -20,11 +21,15 @@ asio::awaitable<protocol::DeleteRecordsResponse> handle_delete_records(
     for (const auto& topic : req.topics) {
         protocol::DeleteRecordsTopicResult t;
         t.name = topic.name;
+        // DELETE on the topic (docs/acls.md), else TOPIC_AUTHORIZATION_FAILED.
+        const bool allowed = authorized(ctx, AclOperation::remove, ResourceType::topic, topic.name);
         for (const auto& p : topic.partitions) {
             protocol::DeleteRecordsPartitionResult r;
             r.partition_index = p.partition_index;
             auto* log = ctx.broker.logs().get({topic.name, p.partition_index});
-            if (TopicRegistry::is_internal(topic.name)) {
+            if (!allowed) {
+                r.error_code = ErrorCode::topic_authorization_failed;
+            } else if (TopicRegistry::is_internal(topic.name)) {
                 // As Kafka: __consumer_offsets' records are the group offsets themselves.
                 r.error_code = ErrorCode::invalid_topic_exception;
             } else if (!log) {

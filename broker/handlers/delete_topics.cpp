@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topic_ids.h"
@@ -14,6 +15,13 @@ using protocol::ErrorCode;
 protocol::DeletableTopicResult delete_by_name(RequestContext& ctx, const std::string& name) {
     protocol::DeletableTopicResult r;
     r.name = name;
+    // DELETE on the topic (docs/acls.md), else TOPIC_AUTHORIZATION_FAILED, whether or not it
+    // exists.
+    if (!authorized(ctx, AclOperation::remove, ResourceType::topic, name)) {
+        r.error_code = ErrorCode::topic_authorization_failed;
+        r.error_message = "Topic authorization failed.";
+        return r;
+    }
     if (TopicRegistry::is_internal(name)) {
         // Internal topics (committed offsets) belong to the broker.
         r.error_code = ErrorCode::invalid_request;

@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/acl_conversions.h"
 #include "broker/handlers/handlers.h"
@@ -14,6 +15,11 @@ asio::awaitable<protocol::DescribeAclsResponse> handle_describe_acls(
     if (!authorizer) {
         resp.error_code = protocol::ErrorCode::security_disabled;
         resp.error_message = kNoAuthorizerMessage;
+        co_return resp;
+    }
+    // DESCRIBE on the cluster (Kafka's AclApis), else CLUSTER_AUTHORIZATION_FAILED.
+    if (!authorized_on_cluster(ctx, AclOperation::describe)) {
+        resp.error_code = protocol::ErrorCode::cluster_authorization_failed;
         co_return resp;
     }
     const auto filter = acl_filter_from_wire(req, ctx.header.api_version);

@@ -3,6 +3,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topic_config.h"
@@ -203,7 +204,16 @@ asio::awaitable<protocol::DescribeConfigsResponse> handle_describe_configs(
         protocol::DescribeConfigsResult out;
         out.resource_type = r.resource_type;
         out.resource_name = r.resource_name;
-        if (r.resource_type == protocol::kResourceTypeTopic) {
+        // DESCRIBE_CONFIGS on the topic or the cluster (docs/acls.md), else TOPIC_ / CLUSTER_
+        // AUTHORIZATION_FAILED for the resource.
+        if (r.resource_type == protocol::kResourceTypeTopic &&
+            !authorized(ctx, AclOperation::describe_configs, ResourceType::topic,
+                        r.resource_name)) {
+            out.error_code = ErrorCode::topic_authorization_failed;
+        } else if (r.resource_type == protocol::kResourceTypeBroker &&
+                   !authorized_on_cluster(ctx, AclOperation::describe_configs)) {
+            out.error_code = ErrorCode::cluster_authorization_failed;
+        } else if (r.resource_type == protocol::kResourceTypeTopic) {
             describe_topic(ctx.broker, ctx.broker.topics(), r, req.include_synonyms,
                            req.include_documentation, out);
         } else if (r.resource_type == protocol::kResourceTypeBroker) {

@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -9,6 +10,14 @@ asio::awaitable<protocol::DescribeGroupsResponse> handle_describe_groups(
     auto& groups = ctx.broker.groups();
     protocol::DescribeGroupsResponse resp;
     for (const auto& id : req.groups) {
+        // DESCRIBE on each group (docs/acls.md), else GROUP_AUTHORIZATION_FAILED for it.
+        if (!authorized(ctx, AclOperation::describe, ResourceType::group, id)) {
+            protocol::DescribedGroup refused;
+            refused.group_id = id;
+            refused.error_code = protocol::ErrorCode::group_authorization_failed;
+            resp.groups.push_back(std::move(refused));
+            continue;
+        }
         auto described = groups.describe(id);
         // v6+ (KIP-1043): an unknown group is an error; older versions get a Dead group.
         if (ctx.header.api_version >= 6 && !groups.state(id)) {

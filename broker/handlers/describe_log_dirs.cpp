@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "storage/log_manager.h"
@@ -13,6 +14,13 @@ namespace skiff::broker {
 // for Kafka is absolute). Partitions asked for that do not exist are left out, as Kafka does.
 asio::awaitable<protocol::DescribeLogDirsResponse> handle_describe_log_dirs(
     RequestContext& ctx, const protocol::DescribeLogDirsRequest& req) {
+    // DESCRIBE on the cluster (docs/acls.md), else CLUSTER_AUTHORIZATION_FAILED (v3+) and no
+    // result, as in Kafka.
+    if (!authorized_on_cluster(ctx, AclOperation::describe)) {
+        protocol::DescribeLogDirsResponse refused;
+        refused.error_code = protocol::ErrorCode::cluster_authorization_failed;
+        co_return refused;
+    }
     auto& logs = ctx.broker.logs();
     std::map<std::string, std::vector<int32_t>> wanted;
     if (req.topics) {

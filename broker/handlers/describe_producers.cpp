@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "storage/partition_log.h"
@@ -13,9 +14,17 @@ asio::awaitable<protocol::DescribeProducersResponse> handle_describe_producers(
     for (const auto& topic : req.topics) {
         protocol::DescribeProducersResponseTopic t;
         t.name = topic.name;
+        // READ on the topic (docs/acls.md; Kafka's handleDescribeProducersRequest), else
+        // TOPIC_AUTHORIZATION_FAILED.
+        const bool allowed = authorized(ctx, AclOperation::read, ResourceType::topic, topic.name);
         for (int32_t index : topic.partition_indexes) {
             protocol::DescribeProducersResponsePartition p;
             p.partition_index = index;
+            if (!allowed) {
+                p.error_code = protocol::ErrorCode::topic_authorization_failed;
+                t.partitions.push_back(std::move(p));
+                continue;
+            }
             auto* log = ctx.broker.logs().get({topic.name, index});
             if (!log) {
                 p.error_code = protocol::ErrorCode::unknown_topic_or_partition;

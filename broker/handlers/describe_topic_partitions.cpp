@@ -2,6 +2,7 @@
 #include <string>
 #include <vector>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/topic_ids.h"
@@ -32,7 +33,8 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
     std::vector<std::string> names;
     if (all_topics) {
         for (const auto& t : broker.topics().list())
-            if (!TopicRegistry::is_internal(t.name))  // as Metadata: only when named
+            if (!TopicRegistry::is_internal(t.name) &&  // as Metadata: only when named
+                authorized(ctx, AclOperation::describe, ResourceType::topic, t.name))
                 names.push_back(t.name);
     } else {
         for (const auto& t : req.topics)
@@ -62,6 +64,13 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
         }
         protocol::DescribeTopicPartitionsResponseTopic t;
         t.name = name;
+        // A topic named that the client may not DESCRIBE (docs/acls.md): whether it exists or
+        // not, TOPIC_AUTHORIZATION_FAILED.
+        if (!all_topics && !authorized(ctx, AclOperation::describe, ResourceType::topic, name)) {
+            t.error_code = ErrorCode::topic_authorization_failed;
+            resp.topics.push_back(std::move(t));
+            continue;
+        }
         auto count = broker.topics().partition_count(name);
         auto id = broker.topics().topic_id(name);
         if (!count || !id) {

@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 
@@ -15,6 +16,13 @@ asio::awaitable<protocol::DescribeTransactionsResponse> handle_describe_transact
         s.transactional_id = id;
         if (id.empty()) {
             s.error_code = ErrorCode::invalid_request;
+            resp.transaction_states.push_back(std::move(s));
+            continue;
+        }
+        // DESCRIBE on the transactional id (docs/acls.md), else
+        // TRANSACTIONAL_ID_AUTHORIZATION_FAILED for it.
+        if (!authorized(ctx, AclOperation::describe, ResourceType::transactional_id, id)) {
+            s.error_code = ErrorCode::transactional_id_authorization_failed;
             resp.transaction_states.push_back(std::move(s));
             continue;
         }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <limits>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/fetch_down_convert.h"
@@ -168,7 +169,12 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
 
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(req.max_wait_ms, 0));
-    const auto refs = resolve_fetch_topics(ctx.broker.topics(), req, version);
+    auto refs = resolve_fetch_topics(ctx.broker.topics(), req, version);
+    // A consumer needs READ on each topic (docs/acls.md), else TOPIC_AUTHORIZATION_FAILED.
+    for (auto& ref : refs)
+        if (ref.error == ErrorCode::none &&
+            !authorized(ctx, AclOperation::read, ResourceType::topic, ref.name))
+            ref.error = ErrorCode::topic_authorization_failed;
     Pass pass = read_all(ctx.broker, req, refs, version, resp);
     if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0) {
         count_fetched();

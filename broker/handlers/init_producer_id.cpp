@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 
@@ -18,6 +19,21 @@ asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
     }
     if (req.keep_prepared_txn) {
         resp.error_code = ErrorCode::unsupported_version;
+        co_return resp;
+    }
+    // Authorization (docs/acls.md), as KafkaApis.handleInitProducerIdRequest: WRITE on the
+    // transactional id, else TRANSACTIONAL_ID_AUTHORIZATION_FAILED; an idempotent producer needs
+    // IDEMPOTENT_WRITE on the cluster or WRITE on some topic, else CLUSTER_AUTHORIZATION_FAILED.
+    if (req.transactional_id.has_value() &&
+        !authorized(ctx, AclOperation::write, ResourceType::transactional_id,
+                    *req.transactional_id)) {
+        resp.error_code = ErrorCode::transactional_id_authorization_failed;
+        co_return resp;
+    }
+    if (!req.transactional_id.has_value() &&
+        !authorized_on_cluster(ctx, AclOperation::idempotent_write) &&
+        !authorized_on_some(ctx, AclOperation::write, ResourceType::topic)) {
+        resp.error_code = ErrorCode::cluster_authorization_failed;
         co_return resp;
     }
     if (req.transactional_id.has_value()) {

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_wait.h"
@@ -9,6 +10,16 @@ namespace skiff::broker {
 
 asio::awaitable<protocol::JoinGroupResponse> handle_join_group(
     RequestContext& ctx, const protocol::JoinGroupRequest& req) {
+    // READ on the group (docs/acls.md), else GROUP_AUTHORIZATION_FAILED.
+    if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id)) {
+        protocol::JoinGroupResponse refused;
+        refused.error_code = protocol::ErrorCode::group_authorization_failed;
+        refused.generation_id = -1;
+        refused.member_id = req.member_id;
+        if (ctx.header.api_version < 7)
+            refused.protocol_name = "";
+        co_return refused;
+    }
     group::JoinParams p;
     p.group_id = req.group_id;
     p.member_id = req.member_id;

@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -12,6 +13,11 @@ asio::awaitable<protocol::LeaveGroupResponse> handle_leave_group(
     RequestContext& ctx, const protocol::LeaveGroupRequest& req) {
     auto& groups = ctx.broker.groups();
     protocol::LeaveGroupResponse resp;
+    // READ on the group (docs/acls.md), else GROUP_AUTHORIZATION_FAILED.
+    if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id)) {
+        resp.error_code = protocol::ErrorCode::group_authorization_failed;
+        co_return resp;
+    }
     if (ctx.header.api_version < 3) {
         resp.error_code = groups.leave(req.group_id, req.member_id, std::nullopt);
         co_return resp;

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -26,8 +27,14 @@ bool passes(const std::vector<std::string>& filter, const std::string& value) {
 asio::awaitable<protocol::ListGroupsResponse> handle_list_groups(
     RequestContext& ctx, const protocol::ListGroupsRequest& req) {
     protocol::ListGroupsResponse resp;
+    // DESCRIBE on the cluster lists every group; otherwise only the groups the client may
+    // DESCRIBE are listed (docs/acls.md; KafkaApis.handleListGroupsRequest).
+    const bool every_group = authorized_on_cluster(ctx, AclOperation::describe);
     for (auto& g : ctx.broker.groups().list()) {
         g.group_type = "classic";  // no KIP-848 consumer groups or share groups here
+        if (!every_group &&
+            !authorized(ctx, AclOperation::describe, ResourceType::group, g.group_id))
+            continue;
         if (passes(req.states_filter, g.group_state) && passes(req.types_filter, g.group_type))
             resp.groups.push_back(std::move(g));
     }

@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 
@@ -87,7 +88,20 @@ asio::awaitable<protocol::ListOffsetsResponse> handle_list_offsets(
         protocol::ListOffsetsTopicResponse t;
         t.name = topic.name;
         t.partitions.reserve(topic.partitions.size());
+        // DESCRIBE on the topic (docs/acls.md), else TOPIC_AUTHORIZATION_FAILED.
+        const bool allowed =
+            authorized(ctx, AclOperation::describe, ResourceType::topic, topic.name);
         for (const auto& p : topic.partitions) {
+            if (!allowed) {
+                protocol::ListOffsetsPartitionResponse refused;
+                refused.partition_index = p.partition_index;
+                refused.error_code = ErrorCode::topic_authorization_failed;
+                refused.timestamp = -1;
+                refused.offset = -1;
+                refused.leader_epoch = -1;
+                t.partitions.push_back(refused);
+                continue;
+            }
             t.partitions.push_back(
                 answer(ctx.broker, topic.name, p, ctx.header.api_version, read_committed));
             // v0 (kafka-python api_version (0, 9)) answers in old_style_offsets, at most

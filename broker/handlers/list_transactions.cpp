@@ -2,6 +2,7 @@
 #include <regex>
 #include <set>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 
@@ -60,6 +61,10 @@ asio::awaitable<protocol::ListTransactionsResponse> handle_list_transactions(
         if (req.duration_filter >= 0 && now - m.start_timestamp_ms <= req.duration_filter)
             continue;
         if (pattern && !matches(view.transactional_id, *pattern))
+            continue;
+        // Only the ids the client may DESCRIBE (docs/acls.md), as Kafka lists them.
+        if (!authorized(ctx, AclOperation::describe, ResourceType::transactional_id,
+                        view.transactional_id))
             continue;
         resp.transaction_states.push_back(
             {view.transactional_id, m.producer_id, std::string(txn::state_name(m.state))});

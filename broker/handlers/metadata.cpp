@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
@@ -42,8 +43,16 @@ protocol::MetadataResponseTopic topic_error(const std::string& name, ErrorCode e
     return topic;
 }
 
+bool may_describe(const RequestContext& ctx, const std::string& topic) {
+    return authorized(ctx, AclOperation::describe, ResourceType::topic, topic);
+}
+
 }  // namespace
 
+// Authorization (docs/acls.md), as KafkaApis.getTopicMetadata: a listing of every topic leaves
+// out those the client may not DESCRIBE; a topic asked for by name or id that it may not
+// DESCRIBE is TOPIC_AUTHORIZATION_FAILED (whether or not it exists, so that the answer does not
+// tell); auto-creation needs CREATE on the cluster or the topic, else TOPIC_AUTHORIZATION_FAILED.
 asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
                                                             const protocol::MetadataRequest& req) {
     Broker& broker = ctx.broker;
@@ -63,7 +72,8 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
     const bool all_topics = !req.topics.has_value() || (version == 0 && req.topics->empty());
     if (all_topics) {
         for (const auto& t : broker.topics().list())
-            if (!TopicRegistry::is_internal(t.name))  // listed only when asked by name
+            if (!TopicRegistry::is_internal(t.name) &&  // listed only when asked by name
+                may_describe(ctx, t.name))
                 resp.topics.push_back(describe_topic(broker, t.name, t.partition_count));
         co_return resp;
     }
@@ -95,7 +105,16 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
                 std::find(seen.begin(), seen.end(), requested.topic_id) != seen.end())
                 continue;
             seen.push_back(requested.topic_id);
-            if (auto found = broker.topics().find_by_id(to_topic_id(requested.topic_id))) {
+            auto found = broker.topics().find_by_id(to_topic_id(requested.topic_id));
+            if (found && !may_describe(ctx, found->name)) {
+                protocol::MetadataResponseTopic refused;
+                refused.error_code = ErrorCode::topic_authorization_failed;
+                refused.name = std::nullopt;
+                refused.topic_id = requested.topic_id;
+                resp.topics.push_back(std::move(refused));
+                continue;
+            }
+            if (found) {
                 resp.topics.push_back(describe_topic(broker, found->name, found->partition_count));
                 continue;
             }
@@ -118,6 +137,10 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
             continue;
         }
         const std::string& name = *requested.name;
+        if (!may_describe(ctx, name)) {
+            resp.topics.push_back(topic_error(name, ErrorCode::topic_authorization_failed));
+            continue;
+        }
         if (auto count = broker.topics().partition_count(name)) {
             resp.topics.push_back(describe_topic(broker, name, *count));
             continue;
@@ -128,6 +151,11 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
         }
         if (!may_create) {
             resp.topics.push_back(topic_error(name, ErrorCode::unknown_topic_or_partition));
+            continue;
+        }
+        if (!authorized_on_cluster(ctx, AclOperation::create) &&
+            !authorized(ctx, AclOperation::create, ResourceType::topic, name)) {
+            resp.topics.push_back(topic_error(name, ErrorCode::topic_authorization_failed));
             continue;
         }
         auto created = broker.topics().auto_create(name, cfg.num_partitions);

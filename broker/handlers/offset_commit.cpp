@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -10,12 +11,16 @@
 namespace skiff::broker {
 
 // The response is built only after the commit was appended to the internal offsets log, so an
-// acknowledged commit survives a crash of the broker process.
+// acknowledged commit survives a crash of the broker process. Authorization (docs/acls.md):
+// READ on the group, else every partition is GROUP_AUTHORIZATION_FAILED; READ on each topic,
+// else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleOffsetCommitRequest).
 asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
     RequestContext& ctx, const protocol::OffsetCommitRequest& req) {
     using protocol::ErrorCode;
     Broker& broker = ctx.broker;
     auto& groups = broker.groups();
+    const bool group_allowed =
+        authorized(ctx, AclOperation::read, ResourceType::group, req.group_id);
     ErrorCode group_error = groups.validate_commit(req.group_id, req.generation_id, req.member_id,
                                                    req.group_instance_id);
     // v9+: a generation for a group that does not exist is GROUP_ID_NOT_FOUND; older versions
@@ -40,10 +45,15 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
             t.name = std::move(found).value_or(std::string());
         }
         const auto partitions = broker.topics().partition_count(t.name);
+        const bool topic_allowed =
+            unknown_id || authorized(ctx, AclOperation::read, ResourceType::topic, t.name);
         for (const auto& p : topic.partitions) {
             protocol::OffsetCommitResponsePartition r;
             r.partition_index = p.partition_index;
-            r.error_code = unknown_id ? ErrorCode::unknown_topic_id : group_error;
+            r.error_code = !group_allowed   ? ErrorCode::group_authorization_failed
+                           : unknown_id     ? ErrorCode::unknown_topic_id
+                           : !topic_allowed ? ErrorCode::topic_authorization_failed
+                                            : group_error;
             if (r.error_code == ErrorCode::none) {
                 if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions)
                     r.error_code = ErrorCode::unknown_topic_or_partition;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
@@ -277,6 +278,12 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
     protocol::ProduceResponse resp;
     resp.responses.reserve(req.topic_data.size());
     std::string resolved;
+    // Authorization (with an authorizer: docs/acls.md): a transactional producer needs WRITE on
+    // its transactional id, else every partition is TRANSACTIONAL_ID_AUTHORIZATION_FAILED; each
+    // topic needs WRITE, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleProduceRequest).
+    const bool txn_id_allowed =
+        !req.transactional_id || req.transactional_id->empty() ||
+        authorized(ctx, AclOperation::write, ResourceType::transactional_id, *req.transactional_id);
     for (const auto& topic : req.topic_data) {
         protocol::TopicProduceResponse t;
         t.name = topic.name;
@@ -291,12 +298,17 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
             resolved = std::move(found).value_or(std::string());
             name = &resolved;
         }
+        const bool topic_allowed =
+            unknown_id || authorized(ctx, AclOperation::write, ResourceType::topic, *name);
         t.partition_responses.reserve(topic.partition_data.size());
         for (const auto& p : topic.partition_data) {
             AppendOutcome outcome =
                 !acks_valid ? fail(ErrorCode::invalid_required_acks, "acks must be 0, 1 or -1")
-                : unknown_id
-                    ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
+                : !txn_id_allowed ? fail(ErrorCode::transactional_id_authorization_failed,
+                                         "Transactional Id authorization failed.")
+                : unknown_id      ? fail(ErrorCode::unknown_topic_id, "no topic has this topic id")
+                : !topic_allowed
+                    ? fail(ErrorCode::topic_authorization_failed, "Topic authorization failed.")
                     : append_partition(ctx, *name, p.index, p.records, req.transactional_id);
             protocol::PartitionProduceResponse r;
             r.index = p.index;

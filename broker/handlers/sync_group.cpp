@@ -1,3 +1,4 @@
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_wait.h"
@@ -7,6 +8,12 @@ namespace skiff::broker {
 
 asio::awaitable<protocol::SyncGroupResponse> handle_sync_group(
     RequestContext& ctx, const protocol::SyncGroupRequest& req) {
+    // READ on the group (docs/acls.md), else GROUP_AUTHORIZATION_FAILED.
+    if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id)) {
+        protocol::SyncGroupResponse refused;
+        refused.error_code = protocol::ErrorCode::group_authorization_failed;
+        co_return refused;
+    }
     group::SyncParams p;
     p.group_id = req.group_id;
     p.generation_id = req.generation_id;

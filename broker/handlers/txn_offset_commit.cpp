@@ -1,5 +1,6 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
@@ -24,14 +25,29 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     const auto max_metadata = static_cast<size_t>(broker.config().offset_metadata_max_bytes);
     group::GroupOffsets accepted;
     protocol::TxnOffsetCommitResponse resp;
+    // Authorization (docs/acls.md), as KafkaApis.handleTxnOffsetCommitRequest: WRITE on the
+    // transactional id and READ on the group, else every partition gets
+    // TRANSACTIONAL_ID_AUTHORIZATION_FAILED / GROUP_AUTHORIZATION_FAILED; READ on each topic,
+    // else TOPIC_AUTHORIZATION_FAILED for its partitions.
+    ErrorCode refused = ErrorCode::none;
+    if (!authorized(ctx, AclOperation::write, ResourceType::transactional_id, req.transactional_id))
+        refused = ErrorCode::transactional_id_authorization_failed;
+    else if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id))
+        refused = ErrorCode::group_authorization_failed;
     for (const auto& topic : req.topics) {
         protocol::TxnOffsetCommitResponseTopic t;
         t.name = topic.name;
         const auto partitions = broker.topics().partition_count(topic.name);
+        const bool topic_allowed =
+            authorized(ctx, AclOperation::read, ResourceType::topic, topic.name);
         for (const auto& p : topic.partitions) {
             protocol::TxnOffsetCommitResponsePartition r;
             r.partition_index = p.partition_index;
-            if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions) {
+            if (refused != ErrorCode::none) {
+                r.error_code = refused;
+            } else if (!topic_allowed) {
+                r.error_code = ErrorCode::topic_authorization_failed;
+            } else if (!partitions || p.partition_index < 0 || p.partition_index >= *partitions) {
                 r.error_code = ErrorCode::unknown_topic_or_partition;
             } else if (p.committed_metadata && p.committed_metadata->size() > max_metadata) {
                 r.error_code = ErrorCode::offset_metadata_too_large;
@@ -47,6 +63,8 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
         }
         resp.topics.push_back(std::move(t));
     }
+    if (refused != ErrorCode::none)
+        co_return resp;
     group::GroupCoordinator::TxnCommitParams params{req.group_id,       req.producer_id,
                                                     req.producer_epoch, req.generation_id,
                                                     req.member_id,      req.group_instance_id};
@@ -65,7 +83,8 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     if (error != ErrorCode::none) {
         for (auto& t : resp.topics)
             for (auto& r : t.partitions)
-                if (r.error_code != ErrorCode::unknown_topic_or_partition)
+                if (r.error_code != ErrorCode::unknown_topic_or_partition &&
+                    r.error_code != ErrorCode::topic_authorization_failed)
                     r.error_code = error;
     }
     co_return resp;

@@ -1,6 +1,7 @@
 #include "broker/security/authorizer.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace skiff::broker::security {
 
@@ -93,6 +94,42 @@ bool Authorizer::authorize(std::string_view principal, std::string_view host,
     if (allowed)
         return true;
     return !resource_has_acls && settings_.allow_everyone_if_no_acl_found;
+}
+
+bool Authorizer::authorize_by_resource_type(std::string_view principal, std::string_view host,
+                                            AclOperation operation,
+                                            ResourceType resource_type) const {
+    if (is_super_user(principal))
+        return true;
+    bool type_has_acls = false;
+    std::vector<AclBinding> allows;
+    std::vector<AclBinding> denies;
+    store_.for_each([&](const AclBinding& b) {
+        if (b.resource_type != resource_type)
+            return;
+        type_has_acls = true;
+        if (b.principal != principal && b.principal != kWildcardPrincipal)
+            return;
+        if (b.host != host && b.host != kWildcardHost)
+            return;
+        if (b.operation != operation && b.operation != AclOperation::all)
+            return;
+        (b.permission == AclPermission::deny ? denies : allows).push_back(b);
+    });
+    if (!type_has_acls)
+        return settings_.allow_everyone_if_no_acl_found;
+    const auto covered = [&](const AclBinding& allow) {
+        return std::any_of(denies.begin(), denies.end(), [&](const AclBinding& deny) {
+            if (deny.pattern_type == PatternType::literal)
+                return deny.resource_name == kWildcardResource ||
+                       (allow.pattern_type == PatternType::literal &&
+                        deny.resource_name == allow.resource_name);
+            return deny.pattern_type == PatternType::prefixed &&
+                   std::string_view(allow.resource_name).starts_with(deny.resource_name);
+        });
+    };
+    return std::any_of(allows.begin(), allows.end(),
+                       [&](const AclBinding& allow) { return !covered(allow); });
 }
 
 }  // namespace skiff::broker::security

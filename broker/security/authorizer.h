@@ -49,6 +49,15 @@ class Authorizer {
     bool authorize(std::string_view principal, std::string_view host, AclOperation operation,
                    ResourceType resource_type, std::string_view resource_name) const;
 
+    // Kafka's authorizeByResourceType: may `principal` perform `operation` on at least one
+    // resource of the type? True when an ALLOW of the operation (or ALL) applies to the
+    // principal and host on some pattern that no DENY covers (a DENY on the same literal name,
+    // on the literal `*`, or on a prefix of the pattern's name); with no binding of the type at
+    // all, allow.everyone.if.no.acl.found decides. Used where Kafka lets WRITE on any topic stand
+    // for IDEMPOTENT_WRITE on the cluster (InitProducerId without a transactional id).
+    bool authorize_by_resource_type(std::string_view principal, std::string_view host,
+                                    AclOperation operation, ResourceType resource_type) const;
+
   private:
     AuthorizerSettings settings_;
     AclStore store_;

@@ -145,7 +145,9 @@ std::vector<std::pair<rd_kafka_resp_err_t, std::vector<std::string>>> acl_delete
 
 TEST(Acls, LibrdkafkaCreateDescribeDeleteAndRestart) {
     BrokerProcess broker(
-        {"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"});
+        {"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+         // The client is anonymous (plaintext): it may administer ACLs as a super user.
+         "super.users=User:ANONYMOUS"});
     broker.start();
     {
         auto rk = acl_admin_client(broker.bootstrap());

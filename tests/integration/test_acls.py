@@ -11,8 +11,8 @@ authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer: c
 (and the INVALID_REQUEST for a CLUSTER binding not named kafka-cluster), describe with literal,
 prefixed, MATCH and ANY filters, delete with filters (the deleted bindings come back), restart the
 broker and find the remaining ones still there; a corrupt ACL file stops the broker at start.
-Without an authorizer every ACL request fails with SECURITY_DISABLED. ACLs are not enforced yet
-(docs/acls.md).
+Without an authorizer every ACL request fails with SECURITY_DISABLED. Enforcement is tested in
+test_authorization.py.
 """
 
 import os
@@ -28,7 +28,10 @@ from kafka.admin import (ACL, ACLFilter, ACLOperation, ACLPermissionType,  # noq
                          ResourcePatternFilter, ResourceType)
 
 TIMEOUT_S = 15
-AUTHORIZER = {"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer"}
+# The admin client connects in plaintext, as User:ANONYMOUS: a super user, so that it may alter
+# and describe the ACLs (cluster ALTER / DESCRIBE).
+AUTHORIZER = {"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+              "super.users": "User:ANONYMOUS"}
 LITERAL = ACLResourcePatternType.LITERAL
 PREFIXED = ACLResourcePatternType.PREFIXED
 

@@ -192,7 +192,9 @@ class SaslTest(unittest.TestCase):
                           sasl_mechanism="SCRAM-SHA-512", sasl_plain_username=USER,
                           sasl_plain_password="wrong", api_version_auto_timeout_ms=5000)
         log = self.broker.log_text()
-        self.assertRegex(log, r"connection 127\.0\.0\.1:\d+: SASL/SCRAM-SHA-256 authentication failed")
+        # Rate limited per peer host: the first failure of the run is logged in full (it may be
+        # another test's, with another mechanism), later ones are counted.
+        self.assertRegex(log, r"connection 127\.0\.0\.1:\d+: SASL/[A-Z0-9-]+ authentication failed")
         self.assertNotIn("not-the-password", log)
 
     def test_requests_before_authentication_close_the_connection(self):

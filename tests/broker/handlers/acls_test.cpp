@@ -52,6 +52,8 @@ class AclsTest : public HandlerTest {
   protected:
     void enable() {
         config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+        // The test's client (anonymous) administers the ACLs: cluster ALTER / DESCRIBE.
+        config.super_users = "User:ANONYMOUS";
     }
     void create_ok(std::vector<CreatableAcl> acls, int16_t version = 3) {
         CreateAclsRequest req;
@@ -229,7 +231,7 @@ TEST_F(AclsTest, V0CreatesLiteral) {
 
 TEST_F(AclsTest, AclsSurviveRestartAndAuthorize) {
     enable();
-    config.super_users = "User:admin";
+    config.super_users = "User:admin;User:ANONYMOUS";
     seed();
     restart();
     auto all = run(handle_describe_acls, describe_filter(kAny, std::nullopt, kAny), 3);
