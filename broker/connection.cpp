@@ -10,6 +10,7 @@
 
 #include "broker/broker.h"
 #include "broker/connection_tracker.h"
+#include "broker/log_throttle.h"
 #include "broker/request_budget.h"
 #include "broker/request_router.h"
 #include "broker/response_writer.h"
@@ -57,7 +58,7 @@ std::string describe_peer(const asio::ip::tcp::socket& s) {
 
 Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broker& broker,
                        const RequestRouter& router, ConnectionTracker& tracker,
-                       RequestBudget& budget)
+                       RequestBudget& budget, security::SslContextPtr tls)
     : socket_(std::move(socket)),
       listener_(std::move(listener)),
       broker_(broker),
@@ -69,6 +70,7 @@ Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broke
       space_signal_(socket_.get_executor()),
       budget_signal_(socket_.get_executor()),
       idle_timer_(socket_.get_executor()),
+      tls_context_(std::move(tls)),
       last_activity_(std::chrono::steady_clock::now()) {
     session_.host = peer_host(socket_);
     session_.security_protocol = broker_.security_protocol(listener_);
@@ -101,6 +103,8 @@ void Connection::start() {
         socket_.set_option(asio::socket_base::send_buffer_size(bytes), ec);
     if (int bytes = broker_.config().socket_receive_buffer_bytes; bytes > 0)
         socket_.set_option(asio::socket_base::receive_buffer_size(bytes), ec);
+    if (tls_context_)
+        tls_ = std::make_unique<security::TlsChannel>(tls_context_, socket_);
     auto self = shared_from_this();
     auto ex = socket_.get_executor();
     // A failed loop only costs this connection: logged, and the others keep serving.
@@ -119,9 +123,34 @@ void Connection::begin_shutdown() {
     });
 }
 
+asio::awaitable<bool> Connection::start_tls() {
+    if (auto failed = co_await tls_->handshake()) {
+        // A plaintext client on a TLS port, an untrusted or expired certificate: the client
+        // learns it from the handshake; the operator from this line (rate limited per host).
+        LogThrottle::global().log(spdlog::level::warn, "tls-handshake:" + session_.host,
+                                  "connection {}: TLS handshake failed: {}", peer_, *failed);
+        set_close_reason(metrics::CloseReason::protocol_error);
+        co_return false;
+    }
+    // Kafka's default principal for a client certificate: its subject's distinguished name.
+    // SASL (SASL_SSL) replaces it with the authenticated user.
+    if (auto subject = tls_->peer_subject())
+        session_.principal = "User:" + *subject;
+    last_activity_ = std::chrono::steady_clock::now();
+    co_return true;
+}
+
+asio::awaitable<std::error_code> Connection::write_frame(const protocol::OutBuffer& frame) {
+    if (tls_)
+        co_return co_await tls_->write(frame);
+    co_return co_await write_response(socket_, frame);
+}
+
 asio::awaitable<void> Connection::read_loop() {
     auto self = shared_from_this();
     const int32_t max_frame = broker_.config().socket_request_max_bytes;
+    if (tls_ && !co_await start_tls())
+        stopping_ = true;  // skips the loop; the write loop then closes the socket
     while (!stopping_ && !closed_) {
         auto available = std::span<const std::byte>(in_.get() + begin_, end_ - begin_);
         auto frame = protocol::parse_frame(available, max_frame);
@@ -168,9 +197,31 @@ asio::awaitable<void> Connection::read_loop() {
             end_ -= begin_;
             begin_ = 0;
         }
-        // recv(2) on the non-blocking socket; wait only when nothing is there, so that a busy
-        // connection never leaves the loop and an idle one can drop its buffer first.
-        ssize_t n = ::recv(socket_.native_handle(), in_.get() + end_, in_capacity_ - end_, 0);
+        // recv(2) on the non-blocking socket (or a TLS read over it); wait only when nothing is
+        // there, so that a busy connection never leaves the loop and an idle one can drop its
+        // buffer first.
+        auto wait = asio::ip::tcp::socket::wait_read;
+        ssize_t n = 0;
+        if (tls_) {
+            auto r = tls_->read(in_.get() + end_, in_capacity_ - end_);
+            if (r.error) {
+                spdlog::debug("connection {}: TLS read failed: {}", peer_, *r.error);
+                set_close_reason(metrics::CloseReason::io_error);
+                break;
+            }
+            n = r.bytes;
+            if (r.wait)
+                wait = *r.wait;  // TLS may need to write before it can read
+        } else {
+            n = ::recv(socket_.native_handle(), in_.get() + end_, in_capacity_ - end_, 0);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                spdlog::debug("connection {}: read failed: {}", peer_, std::strerror(errno));
+                set_close_reason(metrics::CloseReason::io_error);
+                break;
+            }
+        }
         if (n > 0) {
             end_ += static_cast<size_t>(n);
             last_activity_ = std::chrono::steady_clock::now();
@@ -181,19 +232,14 @@ asio::awaitable<void> Connection::read_loop() {
                                        : metrics::CloseReason::client);
             break;  // EOF
         }
-        if (errno == EINTR)
-            continue;
-        if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            spdlog::debug("connection {}: read failed: {}", peer_, std::strerror(errno));
-            set_close_reason(metrics::CloseReason::io_error);
-            break;
-        }
         if (begin_ == end_) {
             // Idle: nothing buffered, nothing reserved. Keep no memory while waiting.
             free_read_buffer();
             trim_spares();
+            if (tls_)
+                tls_->release_buffers();
         }
-        auto [ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+        auto [ec] = co_await socket_.async_wait(wait, use_tuple);
         if (ec) {
             if (ec != asio::error::operation_aborted)
                 spdlog::debug("connection {}: read wait failed: {}", peer_, ec.message());
@@ -306,7 +352,7 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
     // queue, see tests/bench/RESULTS.md). Responses with file ranges still go through the write
     // loop, so a long sendfile never stops this loop from reading the next request.
     if (queue_.empty() && out->splices().empty()) {
-        auto ec = co_await write_response(socket_, *out);
+        auto ec = co_await write_frame(*out);
         recycle(std::move(out));
         if (ec) {
             spdlog::debug("connection {}: write failed: {}", peer_, ec.message());
@@ -328,7 +374,7 @@ asio::awaitable<void> Connection::write_loop() {
             co_await wait_signal(queue_signal_);
         if (queue_.empty() || closed_)
             break;
-        auto ec = co_await write_response(socket_, *queue_.front().out);
+        auto ec = co_await write_frame(*queue_.front().out);
         if (ec) {
             spdlog::debug("connection {}: write failed: {}", peer_, ec.message());
             set_close_reason(metrics::CloseReason::io_error);

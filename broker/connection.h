@@ -25,6 +25,7 @@
 
 #include "broker/metrics/connection_metrics.h"
 #include "broker/request_context.h"
+#include "broker/security/tls_channel.h"
 #include "broker/session.h"
 #include "protocol/out_buffer.h"
 
@@ -37,9 +38,11 @@ class RequestBudget;
 
 class Connection : public std::enable_shared_from_this<Connection> {
   public:
-    // `listener`: the name of the listener that accepted the socket.
+    // `listener`: the name of the listener that accepted the socket. `tls`: the TLS context of
+    // an SSL or SASL_SSL listener (the connection starts with the handshake), null otherwise.
     Connection(asio::ip::tcp::socket socket, std::string listener, Broker& broker,
-               const RequestRouter& router, ConnectionTracker& tracker, RequestBudget& budget);
+               const RequestRouter& router, ConnectionTracker& tracker, RequestBudget& budget,
+               security::SslContextPtr tls = nullptr);
     ~Connection();
 
     void start();
@@ -73,6 +76,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void enqueue(std::unique_ptr<protocol::OutBuffer> response, const Timing& timing);
     void recycle(std::unique_ptr<protocol::OutBuffer> buffer);
     void close_socket();
+    // Writes one response: through TLS, or with send(2) and sendfile(2).
+    asio::awaitable<std::error_code> write_frame(const protocol::OutBuffer& frame);
+    // The TLS handshake, and the principal from the client's certificate. False: close.
+    asio::awaitable<bool> start_tls();
     void set_close_reason(metrics::CloseReason reason) {
         if (!close_reason_)
             close_reason_ = reason;
@@ -86,8 +93,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     ConnectionTracker& tracker_;
     RequestBudget& budget_;
     std::string peer_;
-    ClientSoftware client_software_;  // from ApiVersions v3+, for log lines
-    Session session_;                 // the client's principal and authentication state
+    ClientSoftware client_software_;             // from ApiVersions v3+, for log lines
+    Session session_;                            // the client's principal and authentication state
+    security::SslContextPtr tls_context_;        // SSL / SASL_SSL listeners only
+    std::unique_ptr<security::TlsChannel> tls_;  // from start() on, when tls_context_ is set
 
     // Read buffer: bytes [begin_, end_) of in_[0, in_capacity_) are received and not yet
     // consumed. Not value-initialised: a 20 MiB frame buffer is written by recv, not zeroed first.

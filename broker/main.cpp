@@ -17,6 +17,7 @@
 #include "broker/security/user_command.h"
 #include "broker/server.h"
 #include "config/broker_config.h"
+#include "config/settings.h"
 #include "storage/dump_log.h"
 
 extern char** environ;
@@ -122,8 +123,11 @@ int run_broker(int argc, char** argv) {
     for (const auto& w : loaded->warnings)
         spdlog::warn("{}", w);
     spdlog::info("skiff {} starting", SKIFF_VERSION);
-    for (const auto& s : loaded->non_defaults)
-        spdlog::info("setting {}={} (from {})", s.key, s.value, s.source);
+    for (const auto& s : loaded->non_defaults) {
+        const auto found = skiff::config::find_setting(s.key);
+        const bool secret = found && found->setting->sensitive;
+        spdlog::info("setting {}={} (from {})", s.key, secret ? "[hidden]" : s.value, s.source);
+    }
     // Dynamic broker configs (AlterConfigs on the broker) win over the static ones, as in Kafka.
     auto dynamic =
         skiff::broker::DynamicBrokerConfigs::load(loaded->config.log_dir, loaded->config.node_id);

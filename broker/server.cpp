@@ -155,6 +155,19 @@ Server::Server(config::BrokerConfig config)
     broker_ = std::make_unique<Broker>(config_, std::move(logs), std::move(cluster_id));
     scrape_broker_.store(broker_.get());
 
+    // The keystore is read before any port is bound: a broker that cannot serve its TLS
+    // listeners does not start (the configuration was checked to name one).
+    for (const auto& listener : config_.listeners) {
+        const auto protocol = broker_->security_protocol(listener.name);
+        if (tls_ || (protocol != config::SecurityProtocol::ssl &&
+                     protocol != config::SecurityProtocol::sasl_ssl))
+            continue;
+        auto tls = security::TlsContext::create(security::tls_settings_from(config_));
+        if (!tls)
+            throw std::runtime_error("cannot set up TLS for listener " + listener.name + ": " +
+                                     tls.error());
+        tls_ = std::move(*tls);
+    }
     for (const auto& listener : config_.listeners) {
         auto endpoint = listen_endpoint(listener);
         auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_.acceptors());
@@ -252,6 +265,25 @@ int Server::run() {
         signals.async_wait(on_signal);
     };
     signals.async_wait(on_signal);
+    // SIGHUP re-reads the TLS keystore and truststore (certificate rotation): new connections
+    // get the new context, open ones keep theirs; a broken file keeps the old one.
+    asio::signal_set hangup(io_.main(), SIGHUP);
+    std::function<void(const std::error_code&, int)> on_hangup = [&](const std::error_code& ec,
+                                                                     int) {
+        if (ec)
+            return;
+        if (!tls_) {
+            spdlog::info("SIGHUP received: no TLS listener, nothing to reload");
+        } else if (auto reloaded = tls_->reload(); reloaded) {
+            spdlog::info("SIGHUP received: TLS keystore and truststore reloaded");
+        } else {
+            spdlog::error(
+                "SIGHUP received: reloading TLS failed, keeping the previous keystore: {}",
+                reloaded.error());
+        }
+        hangup.async_wait(on_hangup);
+    };
+    hangup.async_wait(on_hangup);
 
     maintenance_ = std::thread([this] { maintenance_loop(); });
     auto cleaner_settings = cleaner_settings_from(config_);
@@ -326,8 +358,14 @@ asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor, std
         asio::post(ex, [this, socket = std::move(socket), listener]() mutable {
             if (!accepting_.load())
                 return;  // shutting down: the socket closes as it goes out of scope
-            auto connection = std::make_shared<Connection>(std::move(socket), std::move(listener),
-                                                           *broker_, router_, tracker_, budget_);
+            const auto protocol = broker_->security_protocol(listener);
+            security::SslContextPtr tls;
+            if (tls_ && (protocol == config::SecurityProtocol::ssl ||
+                         protocol == config::SecurityProtocol::sasl_ssl))
+                tls = tls_->current();
+            auto connection =
+                std::make_shared<Connection>(std::move(socket), std::move(listener), *broker_,
+                                             router_, tracker_, budget_, std::move(tls));
             if (!tracker_.try_add(connection)) {
                 broker_->connection_metrics().refused();
                 spdlog::warn("refusing connection from {}: max.connections ({}) reached",

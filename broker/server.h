@@ -20,6 +20,7 @@
 #include "broker/metrics/http_server.h"
 #include "broker/request_budget.h"
 #include "broker/request_router.h"
+#include "broker/security/tls_context.h"
 #include "config/broker_config.h"
 #include "storage/cleaner/cleaner_manager.h"
 
@@ -56,6 +57,8 @@ class Server {
     RequestBudget budget_;  // outlives the connections (destroyed with io_) that hold bytes of it
     IoThreads io_;
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;  // config_.listeners' order
+    // The TLS context of SSL and SASL_SSL listeners (null without one); reloaded on SIGHUP.
+    std::unique_ptr<security::TlsContext> tls_;
 
     std::unique_ptr<storage::CleanerManager> cleaner_;  // log.cleaner.*: compacted topics
     std::thread maintenance_;

@@ -99,6 +99,22 @@ struct BrokerConfig {
     // KIP-368: how long a SASL authentication holds before the client must re-authenticate on
     // the same connection; 0: for as long as the connection lasts.
     int64_t connections_max_reauth_ms = 0;
+    // TLS for SSL and SASL_SSL listeners (docs/security.md), Kafka's PEM settings. The keystore
+    // is the broker's key and certificate chain: a file (ssl.keystore.location, key and chain in
+    // PEM) or the PEM text itself (ssl.keystore.key + ssl.keystore.certificate.chain); the key
+    // may be encrypted with ssl.key.password. The truststore is the CAs client certificates are
+    // checked against: a file or the PEM text.
+    std::string ssl_keystore_type = "PEM";
+    std::string ssl_keystore_location;
+    std::string ssl_keystore_certificate_chain;
+    std::string ssl_keystore_key;
+    std::string ssl_key_password;
+    std::string ssl_truststore_type = "PEM";
+    std::string ssl_truststore_location;
+    std::string ssl_truststore_certificates;
+    std::string ssl_client_auth = "none";  // none, requested, required
+    std::string ssl_enabled_protocols = "TLSv1.2,TLSv1.3";
+    std::string ssl_cipher_suites;  // empty: OpenSSL's defaults
     // Log compaction (Kafka's names and defaults). The topic-level defaults: log.cleanup.policy
     // (cleanup.policy), delete.retention.ms, min.cleanable.dirty.ratio, min/max.compaction.lag.ms.
     std::string log_cleanup_policy = "delete";

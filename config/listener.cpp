@@ -222,7 +222,8 @@ Expected<SecurityProtocolMap, std::string> parse_security_protocol_map(std::stri
 }
 
 Expected<void, std::string> check_listener_protocols(const std::vector<Listener>& listeners,
-                                                     const SecurityProtocolMap& map) {
+                                                     const SecurityProtocolMap& map,
+                                                     bool has_keystore) {
     for (const auto& listener : listeners) {
         const auto it = map.find(listener.name);
         if (it == map.end()) {
@@ -234,18 +235,14 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
                 listener.name + " is not; add " + listener.name +
                 ":PLAINTEXT to serve it in plain text)");
         }
-        if (it->second != SecurityProtocol::plaintext &&
-            it->second != SecurityProtocol::sasl_plaintext) {
-            const std::string protocol(security_protocol_name(it->second));
+        const bool tls =
+            it->second == SecurityProtocol::ssl || it->second == SecurityProtocol::sasl_ssl;
+        if (tls && !has_keystore) {
             std::string error = "listener " + listener.name + " uses security protocol ";
-            error += protocol;
+            error += security_protocol_name(it->second);
             error +=
-                ", which skiff does not implement yet; only PLAINTEXT and SASL_PLAINTEXT listeners "
-                "can "
-                "be served "
-                "(refusing to serve ";
-            error += protocol;
-            error += " clients in clear text)";
+                ", which needs the broker's key and certificate: set ssl.keystore.location (or "
+                "ssl.keystore.key and ssl.keystore.certificate.chain)";
             return unexpected(std::move(error));
         }
     }

@@ -10,8 +10,8 @@
 // A listener's security protocol is not part of the entry: as in Kafka, it is what
 // `listener.security.protocol.map` maps the listener's name to (by default each protocol's own
 // name maps to itself, so PLAINTEXT://... is plaintext and a custom name such as INTERNAL must
-// be mapped). skiff serves PLAINTEXT and SASL_PLAINTEXT; check_listener_protocols refuses SSL and
-// SASL_SSL at start-up rather than serving them in clear text.
+// be mapped). skiff serves all four; SSL and SASL_SSL need a keystore (ssl.keystore.*), which
+// the broker checks when it builds its TLS context at start-up.
 #pragma once
 
 #include <cstdint>
@@ -65,11 +65,12 @@ inline constexpr std::string_view kDefaultSecurityProtocolMap =
 // an error (Kafka keeps the last one silently; a repeated name is more likely a mistake).
 Expected<SecurityProtocolMap, std::string> parse_security_protocol_map(std::string_view text);
 
-// Checks that every listener has a security protocol in `map` and that skiff serves it
-// (PLAINTEXT and SASL_PLAINTEXT; SSL and SASL_SSL are refused, never served in clear text).
+// Checks that every listener has a security protocol in `map`, and that a keystore is set
+// (`has_keystore`) when one of them is SSL or SASL_SSL.
 // The error is a clause for the loader, like parse_listeners's.
 Expected<void, std::string> check_listener_protocols(const std::vector<Listener>& listeners,
-                                                     const SecurityProtocolMap& map);
+                                                     const SecurityProtocolMap& map,
+                                                     bool has_keystore = false);
 
 // sasl.enabled.mechanisms: nullopt when `value` names only mechanisms skiff serves (PLAIN,
 // SCRAM-SHA-256, SCRAM-SHA-512; case as Kafka writes them), at least one; else why not.

@@ -80,7 +80,9 @@ Expected<void, ConfigError> check_protocols(
     const std::map<const SettingDescriptor*, std::pair<SettingLookup, const RawSetting*>>&
         winners) {
     auto map = parse_security_protocol_map(config.listener_security_protocol_map);
-    auto checked = map ? check_listener_protocols(config.listeners, *map)
+    const bool has_keystore =
+        !config.ssl_keystore_location.empty() || !config.ssl_keystore_certificate_chain.empty();
+    auto checked = map ? check_listener_protocols(config.listeners, *map, has_keystore)
                        : Expected<void, std::string>(unexpected(map.error()));
     if (checked)
         return {};

@@ -89,6 +89,42 @@ std::optional<std::string> check_authorizer_class_name(std::string_view value) {
            "built-in ACL authorizer; other authorizer classes cannot be loaded)";
 }
 
+std::optional<std::string> check_pem_store_type(std::string_view value) {
+    if (value == "PEM")
+        return std::nullopt;
+    return "expected PEM (skiff reads PEM files and PEM text only; convert a JKS or PKCS12 store "
+           "with keytool / openssl pkcs12)";
+}
+
+std::optional<std::string> check_ssl_client_auth(std::string_view value) {
+    if (value == "none" || value == "requested" || value == "required")
+        return std::nullopt;
+    return "expected none, requested or required";
+}
+
+// A comma-separated list of TLSv1.2 and TLSv1.3, at least one: older versions are insecure and
+// OpenSSL 3 refuses them at its default security level anyway.
+std::optional<std::string> check_ssl_protocols(std::string_view value) {
+    bool any = false;
+    while (!value.empty()) {
+        const auto comma = value.find(',');
+        auto item = value.substr(0, comma);
+        while (!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        if (item != "TLSv1.2" && item != "TLSv1.3")
+            return "expected TLSv1.2 and/or TLSv1.3, comma-separated";
+        any = true;
+        if (comma == std::string_view::npos)
+            break;
+        value.remove_prefix(comma + 1);
+    }
+    if (!any)
+        return "expected TLSv1.2 and/or TLSv1.3, comma-separated";
+    return std::nullopt;
+}
+
 // SASL mechanisms skiff serves, in Kafka's names; at least one.
 std::optional<std::string> check_sasl_mechanisms(std::string_view value) {
     auto refused = sasl_mechanisms_problem(value);
@@ -351,6 +387,66 @@ std::vector<SettingDescriptor> make_table() {
                 "re-authenticate on its connection (librdkafka, the Java client); a connection "
                 "whose authentication expired is closed at its next other request. 0: never.",
          .member = &BC::connections_max_reauth_ms, .min = 0},
+        {.key = "ssl.keystore.type",
+         .default_value = "PEM",
+         .doc = "Format of the broker's keystore: PEM only (Kafka's default, JKS, is a Java "
+                "format).",
+         .member = &BC::ssl_keystore_type, .check = check_pem_store_type},
+        {.key = "ssl.keystore.location",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "PEM file with the broker's private key and its certificate chain (server "
+                "certificate first), for SSL and SASL_SSL listeners. Re-read on SIGHUP.",
+         .member = &BC::ssl_keystore_location},
+        {.key = "ssl.keystore.certificate.chain",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "The certificate chain itself, in PEM, instead of ssl.keystore.location (with "
+                "ssl.keystore.key).",
+         .member = &BC::ssl_keystore_certificate_chain},
+        {.key = "ssl.keystore.key",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "The private key itself, in PEM (PKCS#8, encrypted with ssl.key.password or "
+                "not), instead of ssl.keystore.location.",
+         .member = &BC::ssl_keystore_key, .sensitive = true},
+        {.key = "ssl.key.password",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "Password of an encrypted private key.",
+         .member = &BC::ssl_key_password, .sensitive = true},
+        {.key = "ssl.truststore.type",
+         .default_value = "PEM",
+         .doc = "Format of the truststore: PEM only.",
+         .member = &BC::ssl_truststore_type, .check = check_pem_store_type},
+        {.key = "ssl.truststore.location",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "PEM file of the CA certificates client certificates are checked against "
+                "(ssl.client.auth). Re-read on SIGHUP.",
+         .member = &BC::ssl_truststore_location},
+        {.key = "ssl.truststore.certificates",
+         .default_value = "",
+         .default_description = "(empty: none)",
+         .doc = "The CA certificates themselves, in PEM, instead of ssl.truststore.location.",
+         .member = &BC::ssl_truststore_certificates},
+        {.key = "ssl.client.auth",
+         .default_value = "none",
+         .doc = "Client certificates on SSL listeners: none, requested (checked when sent) or "
+                "required (mutual TLS). A client certificate's subject becomes the principal "
+                "(User:CN=...,O=...), unless SASL authenticates the client (SASL_SSL).",
+         .member = &BC::ssl_client_auth, .check = check_ssl_client_auth},
+        {.key = "ssl.enabled.protocols",
+         .default_value = "TLSv1.2,TLSv1.3",
+         .doc = "TLS versions served: TLSv1.2 and/or TLSv1.3.",
+         .member = &BC::ssl_enabled_protocols, .check = check_ssl_protocols},
+        {.key = "ssl.cipher.suites",
+         .default_value = "",
+         .default_description = "(empty: OpenSSL's defaults)",
+         .doc = "Cipher suites, comma-separated, by their IANA names as Kafka takes them "
+                "(TLS_AES_256_GCM_SHA384, TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384) or OpenSSL's. "
+                "Empty: OpenSSL's defaults.",
+         .member = &BC::ssl_cipher_suites},
         {.key = "log.cleanup.policy",
          .default_value = "delete",
          .doc = "Default of the topic config cleanup.policy: delete (retention removes old "

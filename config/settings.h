@@ -45,6 +45,9 @@ struct SettingDescriptor {
     bool minus_one_is_unlimited = false;  // -1 is accepted as is, whatever the unit
     // Extra check for string settings: the "expected ..." clause on failure.
     std::optional<std::string> (*check)(std::string_view) = nullptr;
+    // A secret (a private key, a password): never logged, and DescribeConfigs answers it as
+    // sensitive with no value, as Kafka does.
+    bool sensitive = false;
 
     std::string_view shown_default() const {
         return default_description.empty() ? default_value : default_description;

@@ -187,6 +187,12 @@ void describe_broker(Broker& broker, const protocol::DescribeConfigsResource& r,
         e.config_type = setting_type(setting);
         if (documentation)
             e.documentation = std::string(setting.doc);
+        if (setting.sensitive) {  // a key or a password: never sent, as in Kafka
+            e.is_sensitive = true;
+            e.value = std::nullopt;
+            for (auto& synonym : e.synonyms)
+                synonym.value = std::nullopt;
+        }
         out.configs.push_back(std::move(e));
     }
     describe_unknown_dynamic(r, own, ConfigSource::dynamic_broker_config, synonyms, out);

@@ -16,8 +16,10 @@
 //   bench_client txn-produce --bootstrap H:P --topic T --size BYTES --seconds S
 //                            --transactional true|false [--commit-ms 100] [--commit-msgs 1000]
 //                            [--broker-pid PID]
+//   bench_client connect --bootstrap H:P --seconds S [--broker-pid PID]
 //   Every workload also takes [--debug CONTEXTS]: librdkafka's debug log (e.g. eos,protocol) on
-//   stderr, to see where a workload's time goes.
+//   stderr, to see where a workload's time goes; and [--conf-file PATH], librdkafka settings
+//   (key=value lines) such as security.protocol and ssl.ca.location.
 //
 // Each prints one machine-readable line "result key=value ..." on stdout. produce sends
 // round-robin over partitions 0..P-1 with --partitions P (default 1: partition 0 only, after one
@@ -115,6 +117,20 @@ rd_kafka_conf_t* make_conf(const Args& args) {
     if (const std::string debug = args.get("debug", ""); !debug.empty()) {
         set("debug", debug);
         set("log_level", "7");
+    }
+    // --conf-file PATH: librdkafka settings, one key=value a line (security.protocol, ssl.*,
+    // sasl.*: the TLS and SASL runs of tests/bench/tls.sh).
+    if (const std::string file = args.get("conf-file", ""); !file.empty()) {
+        std::ifstream in(file);
+        if (!in)
+            die("cannot read " + file);
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto eq = line.find('=');
+            if (line.empty() || line[0] == '#' || eq == std::string::npos)
+                continue;
+            set(line.substr(0, eq).c_str(), line.substr(eq + 1));
+        }
     }
     return conf;
 }
@@ -926,6 +942,36 @@ int run_txn_produce(const Args& args) {
 
 }  // namespace
 
+// Connection set-up: a new client, connected, one Metadata request answered, destroyed; as
+// many as fit in --seconds. With --conf-file for SSL or SASL each includes the TLS handshake
+// and / or the SASL exchange (SCRAM: both sides run PBKDF2, on the same machine).
+int run_connect(const Args& args) {
+    const double seconds = std::stod(args.get("seconds"));
+    const int64_t pid = args.num("broker-pid", "0");
+    int64_t connects = 0;
+    const double cpu0 = process_cpu_seconds(pid);
+    const auto start = Clock::now();
+    while (seconds_since(start) < seconds) {
+        rd_kafka_conf_t* conf = make_conf(args);
+        char err[512];
+        rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+        if (!rk)
+            die(std::string("rd_kafka_new: ") + err);
+        const rd_kafka_metadata_t* md = nullptr;
+        const auto e = rd_kafka_metadata(rk, 0, nullptr, &md, 10000);
+        if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+            die(std::string("metadata: ") + rd_kafka_err2str(e));
+        rd_kafka_metadata_destroy(md);
+        rd_kafka_destroy(rk);
+        ++connects;
+    }
+    const double elapsed = seconds_since(start);
+    const double cpu = process_cpu_seconds(pid) - cpu0;
+    std::printf("result workload=connect connects=%lld seconds=%.4f per_s=%.1f broker_cpu_s=%.3f\n",
+                static_cast<long long>(connects), elapsed, connects / elapsed, cpu);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2)
         die("usage: bench_client produce|consume|latency|fill --key value ...");
@@ -950,5 +996,7 @@ int main(int argc, char** argv) {
         return run_clients(args);
     if (command == "txn-produce")
         return run_txn_produce(args);
+    if (command == "connect")
+        return run_connect(args);
     die("unknown command " + command);
 }

@@ -194,16 +194,16 @@ class ListenersTest(unittest.TestCase):
         self.assertNotIn("skiff listening on", text)
         return text
 
-    def test_ssl_listener_is_refused_at_startup(self):
+    def test_ssl_listener_without_a_keystore_is_refused_at_startup(self):
         text = self.refused({"listeners": "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0"})
-        self.assertIn("listener SSL uses security protocol SSL, which skiff does not implement "
-                      "yet", text)
+        self.assertIn("listener SSL uses security protocol SSL, which needs the broker's key and "
+                      "certificate", text)
 
-    def test_custom_name_mapped_to_sasl_ssl_is_refused(self):
+    def test_custom_name_mapped_to_sasl_ssl_without_a_keystore_is_refused(self):
         text = self.refused({"listeners": "EXTERNAL://127.0.0.1:0",
                              "listener.security.protocol.map": "EXTERNAL:SASL_SSL"})
-        self.assertIn("listener EXTERNAL uses security protocol SASL_SSL, which skiff does not "
-                      "implement yet", text)
+        self.assertIn("listener EXTERNAL uses security protocol SASL_SSL, which needs the "
+                      "broker's key and certificate", text)
 
     def test_unmapped_listener_name_is_refused(self):
         text = self.refused({"listeners": "INTERNAL://127.0.0.1:0"})

@@ -129,6 +129,22 @@ TEST_F(DescribeConfigsTest, StaticBrokerSettingsAreReadOnly) {
     }
 }
 
+TEST_F(DescribeConfigsTest, SecretsAreSensitiveWithoutAValue) {
+    config.ssl_key_password = "hunter2";
+    config.ssl_keystore_location = "/etc/skiff/broker.pem";
+    auto r = describe(protocol::kResourceTypeBroker, "1", std::nullopt, true);
+    const auto* password = find(r, "ssl.key.password");
+    ASSERT_NE(password, nullptr);
+    EXPECT_TRUE(password->is_sensitive);
+    EXPECT_FALSE(password->value);
+    for (const auto& synonym : password->synonyms)
+        EXPECT_FALSE(synonym.value);
+    const auto* location = find(r, "ssl.keystore.location");
+    ASSERT_NE(location, nullptr);
+    EXPECT_FALSE(location->is_sensitive);
+    EXPECT_EQ(location->value, "/etc/skiff/broker.pem");
+}
+
 TEST_F(DescribeConfigsTest, AnotherBrokerOrResourceTypeIsInvalidRequest) {
     EXPECT_EQ(describe(protocol::kResourceTypeBroker, "2").error_code, ErrorCode::invalid_request);
     EXPECT_EQ(describe(/*group=*/3, "g").error_code, ErrorCode::invalid_request);
