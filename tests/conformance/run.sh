@@ -18,6 +18,11 @@
 #   TESTS                  test numbers to run, e.g. "0001 0012" (default: all)
 #   TEST_KAFKA_VERSION     the broker version tests are gated by (default 2.8.0)
 #   RDKAFKA_SUITE_REBALANCE_DELAY_MS  group.initial.rebalance.delay.ms (default 3000, Kafka's)
+#   RDKAFKA_SUITE_SECURITY  SSL or SASL_SSL: the clients connect through such a listener instead
+#                          of PLAINTEXT (SSL: with a client certificate, ssl.client.auth=required;
+#                          SASL_SSL: SCRAM-SHA-256 as the user "test"). Certificates are made with
+#                          openssl in the output directory, and the SSL_* variables 0097 reads
+#                          (trivup sets them for its clusters) point at them.
 #
 # skiff gets a port chosen by the kernel, a temporary data directory and, besides those,
 # num.partitions=4: the suite's clusters (trivup) give auto-created topics four partitions and
@@ -95,6 +100,69 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# --- TLS and SASL (RDKAFKA_SUITE_SECURITY) ---------------------------------------------------------
+security=${RDKAFKA_SUITE_SECURITY:-PLAINTEXT}
+security_args=()
+client_conf=""
+if [ "$security" != PLAINTEXT ]; then
+  case $security in SSL | SASL_SSL) ;; *)
+    echo "run.sh: RDKAFKA_SUITE_SECURITY must be SSL or SASL_SSL" >&2
+    exit 2
+    ;;
+  esac
+  tls=$out/tls
+  mkdir -p "$tls"
+  ossl() { openssl "$@" >/dev/null 2>&1 || { echo "run.sh: openssl $1 failed" >&2; exit 2; }; }
+  pw=conformance-secret
+  ossl req -x509 -newkey rsa:2048 -nodes -keyout "$tls/ca.key" -out "$tls/ca.pem" -days 2 \
+    -subj "/CN=conformance CA"
+  ossl req -newkey rsa:2048 -nodes -keyout "$tls/broker.key" -out "$tls/broker.csr" \
+    -subj "/CN=localhost"
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$tls/broker.ext"
+  ossl x509 -req -in "$tls/broker.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial \
+    -days 2 -extfile "$tls/broker.ext" -out "$tls/broker.pem"
+  cat "$tls/broker.key" "$tls/broker.pem" >"$tls/keystore.pem"
+  # The client's certificate and key in every form 0097 loads: PEM, DER, PKCS#12, encrypted.
+  ossl req -newkey rsa:2048 -nodes -keyout "$tls/client.key" -out "$tls/client.csr" \
+    -subj "/CN=client"
+  ossl x509 -req -in "$tls/client.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -CAcreateserial \
+    -days 2 -out "$tls/client.pem"
+  ossl pkcs8 -topk8 -v2 aes-256-cbc -in "$tls/client.key" -out "$tls/client.enc.key" \
+    -passout "pass:$pw"
+  ossl pkcs8 -topk8 -v2 aes-256-cbc -in "$tls/client.key" -outform DER \
+    -out "$tls/client.enc.der" -passout "pass:$pw"
+  ossl x509 -in "$tls/client.pem" -outform DER -out "$tls/client.der"
+  ossl x509 -in "$tls/ca.pem" -outform DER -out "$tls/ca.der"
+  ossl pkcs12 -export -in "$tls/client.pem" -inkey "$tls/client.key" -certfile "$tls/ca.pem" \
+    -out "$tls/client.p12" -passout "pass:$pw"
+  export SSL_pkcs=$tls/client.p12 SSL_pub_der=$tls/client.der SSL_pub_pem=$tls/client.pem \
+    SSL_priv_der=$tls/client.enc.der SSL_priv_pem=$tls/client.enc.key SSL_ca_der=$tls/ca.der \
+    SSL_all_cas_pem=$tls/ca.pem SSL_password=$pw
+  "$skiff" user add test --password test-secret --mechanism SCRAM-SHA-256 \
+    --override "log.dirs=$data" >/dev/null
+  client_auth=none
+  [ "$security" = SSL ] && client_auth=required
+  security_args=(--override "listeners=PLAINTEXT://127.0.0.1:0,$security://127.0.0.1:0"
+    --override "ssl.keystore.location=$tls/keystore.pem"
+    --override "ssl.truststore.location=$tls/ca.pem"
+    --override "ssl.client.auth=$client_auth"
+    --override "sasl.enabled.mechanisms=SCRAM-SHA-256"
+    --override "super.users=User:ANONYMOUS;User:test;User:CN=client")
+  client_conf="security.protocol=$security
+ssl.ca.location=$tls/ca.pem"
+  if [ "$security" = SSL ]; then
+    client_conf+="
+ssl.certificate.location=$tls/client.pem
+ssl.key.location=$tls/client.enc.key
+ssl.key.password=$pw"
+  else
+    client_conf+="
+sasl.mechanism=SCRAM-SHA-256
+sasl.username=test
+sasl.password=test-secret"
+  fi
+fi
+
 # --- skiff --------------------------------------------------------------------------------------
 setpriv=()
 command -v setpriv >/dev/null 2>&1 && setpriv=(setpriv --pdeathsig KILL)
@@ -103,12 +171,12 @@ command -v setpriv >/dev/null 2>&1 && setpriv=(setpriv --pdeathsig KILL)
   --override "log.dirs=$data" --override "group.initial.rebalance.delay.ms=$rebalance_delay" \
   --override num.partitions=4 --override log.cleaner.backoff.ms=1000 \
   --override authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer \
-  --override super.users=User:ANONYMOUS \
+  --override super.users=User:ANONYMOUS ${security_args[@]+"${security_args[@]}"} \
   >"$broker_log" 2>&1 </dev/null &
 pid=$!
 port=""
 for _ in $(seq 400); do # 20 s
-  port=$(sed -n 's/.*skiff listening on 127\.0\.0\.1:\([0-9]*\) (PLAINTEXT).*/\1/p' "$broker_log" |
+  port=$(sed -n "s/.*skiff listening on 127\.0\.0\.1:\([0-9]*\) ($security).*/\1/p" "$broker_log" |
     head -n 1)
   [ -n "$port" ] && break
   kill -0 "$pid" 2>/dev/null || break
@@ -127,6 +195,7 @@ bootstrap.servers=127.0.0.1:$port
 broker.address.family=v4
 test.timeout.multiplier=$multiplier
 EOF
+if [ -n "$client_conf" ]; then printf '%s\n' "$client_conf" >>"$out/test.conf"; fi
 
 skip_list=$(sed -e 's/#.*//' "$skip_file" | awk 'NF {print $1}' | tr '\n' ' ')
 version=$(sed -n 's/^#define RD_KAFKA_VERSION *\(0x[0-9a-fA-F]*\).*/\1/p' "$src_dir/src/rdkafka.h")
