@@ -13,8 +13,8 @@ Checks:
 - kcat, confluent-kafka and kafka-python each produce messages over SSL and consume every one
   back in order, and the same over SASL_SSL (SCRAM-SHA-256, SCRAM-SHA-512, PLAIN); records of
   100 KiB come back whole (the TLS copy path, several staging buffers per fetch);
-- mutual TLS: with alice's certificate the client is User:CN=alice,O=skiff-test, allowed mtls-*
-  and refused other topics (TOPIC_AUTHORIZATION_FAILED);
+- mutual TLS: with alice's certificate each of the three clients is User:CN=alice,O=skiff-test,
+  allowed mtls-* and refused other topics (TOPIC_AUTHORIZATION_FAILED);
 - an expired client certificate, one from an unknown CA, a plaintext client on the SSL port and
   TLS on the plaintext port each fail while an established client keeps producing; the broker
   logs the failed handshakes;
@@ -266,6 +266,10 @@ class TlsTest(unittest.TestCase):
     def test_mutual_tls_principal_is_the_certificate_subject(self):
         conf = self.rdkafka_ssl(cert=self.certs.alice)
         self.confluent_round_trip(conf, "mtls-orders", self.messages("mtls"))
+        self.kcat_round_trip(conf, "mtls-kcat", self.messages("kcat"))
+        self.python_round_trip(dict(self.python_ssl(), ssl_certfile=self.certs.alice + ".pem",
+                                    ssl_keyfile=self.certs.alice + ".key"),
+                               "mtls-python", self.messages("py"))
         p = Producer(dict(conf, **{"message.timeout.ms": 10000}))
         reports = []
         p.produce("elsewhere", b"x", on_delivery=lambda e, _m: reports.append(e))
