@@ -249,7 +249,7 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
     return {};
 }
 
-std::vector<std::string> split_sasl_mechanisms(std::string_view value) {
+std::vector<std::string> split_comma_list(std::string_view value) {
     std::vector<std::string> out;
     while (true) {
         const size_t comma = value.find(',');
@@ -268,7 +268,7 @@ std::vector<std::string> split_sasl_mechanisms(std::string_view value) {
 }
 
 std::optional<std::string> sasl_mechanisms_problem(std::string_view value) {
-    const auto mechanisms = split_sasl_mechanisms(value);
+    const auto mechanisms = split_comma_list(value);
     if (mechanisms.empty())
         return "expected at least one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512";
     for (const auto& m : mechanisms) {

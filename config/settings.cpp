@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "config/listener.h"
 #include "config/properties.h"
 
 namespace skiff::config {
@@ -105,24 +106,14 @@ std::optional<std::string> check_ssl_client_auth(std::string_view value) {
 // A comma-separated list of TLSv1.2 and TLSv1.3, at least one: older versions are insecure and
 // OpenSSL 3 refuses them at its default security level anyway.
 std::optional<std::string> check_ssl_protocols(std::string_view value) {
-    bool any = false;
-    while (!value.empty()) {
-        const auto comma = value.find(',');
-        auto item = value.substr(0, comma);
-        while (!item.empty() && item.front() == ' ')
-            item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ')
-            item.remove_suffix(1);
-        if (item != "TLSv1.2" && item != "TLSv1.3")
-            return "expected TLSv1.2 and/or TLSv1.3, comma-separated";
-        any = true;
-        if (comma == std::string_view::npos)
-            break;
-        value.remove_prefix(comma + 1);
-    }
-    if (!any)
-        return "expected TLSv1.2 and/or TLSv1.3, comma-separated";
-    return std::nullopt;
+    const auto protocols = split_comma_list(value);
+    const bool valid = !protocols.empty() &&
+                       std::all_of(protocols.begin(), protocols.end(), [](const std::string& p) {
+                           return p == "TLSv1.2" || p == "TLSv1.3";
+                       });
+    if (valid)
+        return std::nullopt;
+    return "expected TLSv1.2 and/or TLSv1.3, comma-separated";
 }
 
 // SASL mechanisms skiff serves, in Kafka's names; at least one.

@@ -32,8 +32,8 @@ std::vector<std::string> enabled_sasl_mechanisms(const config::BrokerConfig& con
                                                  std::string_view listener) {
     if (auto it = config.listener_sasl_enabled_mechanisms.find(std::string(listener));
         it != config.listener_sasl_enabled_mechanisms.end())
-        return config::split_sasl_mechanisms(it->second);
-    return config::split_sasl_mechanisms(config.sasl_enabled_mechanisms);
+        return config::split_comma_list(it->second);
+    return config::split_comma_list(config.sasl_enabled_mechanisms);
 }
 
 SaslAuthenticator::SaslAuthenticator(std::string mechanism, const CredentialStore& store)

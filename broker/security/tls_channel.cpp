@@ -24,21 +24,27 @@ struct Outcome {
 };
 
 Outcome outcome_of(SSL* ssl, int ret) {
-    const int code = SSL_get_error(ssl, ret);
-    switch (code) {
+    Outcome o;
+    switch (SSL_get_error(ssl, ret)) {
         case SSL_ERROR_WANT_READ:
-            return {.wait = Wait::wait_read};
+            o.wait = Wait::wait_read;
+            break;
         case SSL_ERROR_WANT_WRITE:
-            return {.wait = Wait::wait_write};
+            o.wait = Wait::wait_write;
+            break;
         case SSL_ERROR_ZERO_RETURN:
-            return {.eof = true};
+            o.eof = true;
+            break;
         case SSL_ERROR_SYSCALL:
             if (errno == 0 || errno == ECONNRESET || errno == EPIPE)
-                return {.eof = true};
-            return {.error = std::string(std::strerror(errno))};
+                o.eof = true;
+            else
+                o.error = std::string(std::strerror(errno));
+            break;
         default:
-            return {.error = openssl_errors()};
+            o.error = openssl_errors();
     }
+    return o;
 }
 
 }  // namespace
@@ -84,12 +90,18 @@ TlsChannel::ReadResult TlsChannel::read(std::byte* buffer, size_t size) {
     errno = 0;
     size_t n = 0;
     const int ret = SSL_read_ex(ssl_, buffer, size, &n);
-    if (ret == 1)
-        return {.bytes = static_cast<ssize_t>(n)};
+    ReadResult result;
+    if (ret == 1) {
+        result.bytes = static_cast<ssize_t>(n);
+        return result;
+    }
     auto what = outcome_of(ssl_, ret);
     if (what.eof)
-        return {.bytes = 0};
-    return {.bytes = -1, .wait = what.wait, .error = std::move(what.error)};
+        return result;  // 0 bytes: the end of the stream
+    result.bytes = -1;
+    result.wait = what.wait;
+    result.error = std::move(what.error);
+    return result;
 }
 
 asio::awaitable<std::error_code> TlsChannel::write_bytes(std::span<const std::byte> bytes) {

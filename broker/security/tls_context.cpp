@@ -7,30 +7,14 @@
 #include <string_view>
 #include <vector>
 
+#include "config/listener.h"
+
 namespace skiff::broker::security {
 namespace {
 
 // OpenSSL's read buffer per connection while data arrives (given back when idle:
 // SSL_MODE_RELEASE_BUFFERS): four full TLS records.
 constexpr size_t kTlsReadAheadBytes = size_t{64} * 1024;
-
-std::vector<std::string> split_list(std::string_view text) {
-    std::vector<std::string> out;
-    while (!text.empty()) {
-        const auto comma = text.find(',');
-        auto item = text.substr(0, comma);
-        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
-            item.remove_prefix(1);
-        while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
-            item.remove_suffix(1);
-        if (!item.empty())
-            out.emplace_back(item);
-        if (comma == std::string_view::npos)
-            break;
-        text.remove_prefix(comma + 1);
-    }
-    return out;
-}
 
 // TLS 1.3 suites are configured apart from the older ones in OpenSSL, and by their IANA names.
 bool is_tls13_suite(std::string_view name) {
@@ -50,7 +34,7 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 Expected<void, std::string> apply_protocols_and_ciphers(SSL_CTX* ctx, const TlsSettings& s) {
-    const auto protocols = split_list(s.enabled_protocols);
+    const auto protocols = config::split_comma_list(s.enabled_protocols);
     const bool v12 = std::find(protocols.begin(), protocols.end(), "TLSv1.2") != protocols.end();
     const bool v13 = std::find(protocols.begin(), protocols.end(), "TLSv1.3") != protocols.end();
     if (!v12 && !v13)
@@ -58,7 +42,7 @@ Expected<void, std::string> apply_protocols_and_ciphers(SSL_CTX* ctx, const TlsS
     SSL_CTX_set_min_proto_version(ctx, v12 ? TLS1_2_VERSION : TLS1_3_VERSION);
     SSL_CTX_set_max_proto_version(ctx, v13 ? TLS1_3_VERSION : TLS1_2_VERSION);
 
-    const auto suites = split_list(s.cipher_suites);
+    const auto suites = config::split_comma_list(s.cipher_suites);
     if (suites.empty())
         return {};  // OpenSSL's defaults
     std::vector<std::string> tls13;
