@@ -223,6 +223,26 @@ def dump_all_logs(stream=sys.stderr, tail_lines=200):
     stream.flush()
 
 
+def add_scram_user(data_dir, user, password):
+    """`skiff user add` (both SCRAM mechanisms) in a broker's data directory, before it starts."""
+    r = subprocess.run([binary(), "user", "add", user, "--password", password,
+                        "--override", "log.dirs=" + data_dir],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def delivery_error(producer_conf, topic, timeout_s=20):
+    """Produces one message with confluent-kafka and returns its delivery report's error (a
+    KafkaError, or None when it was delivered)."""
+    from confluent_kafka import Producer  # only the tests that call this need it
+    reports = []
+    p = Producer(dict(producer_conf, **{"message.timeout.ms": 10000}))
+    p.produce(topic, b"x", on_delivery=lambda e, _m: reports.append(e))
+    p.flush(timeout_s)
+    assert len(reports) == 1, "no delivery report for %s within %s s" % (topic, timeout_s)
+    return reports[0]
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

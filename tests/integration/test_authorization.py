@@ -20,7 +20,6 @@ Then alice:
 
 import os
 import re
-import subprocess
 import sys
 import unittest
 import uuid
@@ -42,13 +41,6 @@ SASL_LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(SASL_PLAIN
 USERS = {"admin": "admin-secret", "alice": "alice-secret"}
 
 
-def add_user(data_dir, user, password):
-    r = subprocess.run([skiff_harness.binary(), "user", "add", user, "--password", password,
-                        "--override", "log.dirs=" + data_dir],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    assert r.returncode == 0, r.stderr
-
-
 class AuthorizationTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -60,7 +52,7 @@ class AuthorizationTest(unittest.TestCase):
         }, name="authorizing broker")
         os.makedirs(cls.broker.data_dir, exist_ok=True)
         for user, password in USERS.items():
-            add_user(cls.broker.data_dir, user, password)
+            skiff_harness.add_scram_user(cls.broker.data_dir, user, password)
         cls.broker.start()
         m = SASL_LISTEN_RE.search(cls.broker.log_text())
         assert m, cls.broker.log_text()
@@ -116,13 +108,9 @@ class AuthorizationTest(unittest.TestCase):
 
     def test_alice_is_refused_everything_else(self):
         # Producing to a topic she may not write: the delivery report says why.
-        p = Producer(dict(self.rdkafka_conf("alice"), **{"message.timeout.ms": 10000}))
-        reports = []
-        p.produce("payments", b"x", on_delivery=lambda e, _m: reports.append(e))
-        p.flush(TIMEOUT_S)
-        self.assertEqual(len(reports), 1)
-        self.assertIsNotNone(reports[0])
-        self.assertEqual(reports[0].code(), KafkaError.TOPIC_AUTHORIZATION_FAILED)
+        error = skiff_harness.delivery_error(self.rdkafka_conf("alice"), "payments")
+        self.assertIsNotNone(error)
+        self.assertEqual(error.code(), KafkaError.TOPIC_AUTHORIZATION_FAILED)
 
         # Consuming in a group she may not read.
         c = Consumer(dict(self.rdkafka_conf("alice"), **{"group.id": "other",
@@ -177,12 +165,8 @@ class AuthorizationTest(unittest.TestCase):
     def test_an_anonymous_client_without_acls_sees_nothing(self):
         ck = AdminClient({"bootstrap.servers": self.broker.bootstrap})
         self.assertEqual(list(ck.list_topics(timeout=TIMEOUT_S).topics), [])
-        p = Producer({"bootstrap.servers": self.broker.bootstrap, "message.timeout.ms": 5000})
-        reports = []
-        p.produce("orders-eu", b"x", on_delivery=lambda e, _m: reports.append(e))
-        p.flush(TIMEOUT_S)
-        self.assertEqual(len(reports), 1)
-        self.assertIsNotNone(reports[0])
+        self.assertIsNotNone(skiff_harness.delivery_error(
+            {"bootstrap.servers": self.broker.bootstrap}, "orders-eu"))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer  # noqa: E402
+from confluent_kafka import Consumer, KafkaError, Producer  # noqa: E402
 from kafka import KafkaConsumer, KafkaProducer  # noqa: E402
 from kafka.errors import KafkaError as PyKafkaError  # noqa: E402
 
@@ -44,13 +44,6 @@ MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 N = 50
 TIMEOUT_S = 20
 SASL_LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(SASL_PLAINTEXT\)")
-
-
-def add_user(data_dir, user, password):
-    r = subprocess.run([skiff_harness.binary(), "user", "add", user, "--password", password,
-                        "--override", "log.dirs=" + data_dir],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    assert r.returncode == 0, r.stderr
 
 
 def frame_request(api_key, version, corr, body, flexible_header=False):
@@ -90,7 +83,7 @@ class SaslTest(unittest.TestCase):
             "connections.max.reauth.ms": "3000",
         }, name="sasl broker")
         os.makedirs(cls.broker.data_dir, exist_ok=True)
-        add_user(cls.broker.data_dir, USER, PASSWORD)
+        skiff_harness.add_scram_user(cls.broker.data_dir, USER, PASSWORD)
         cls.broker.start()
         m = SASL_LISTEN_RE.search(cls.broker.log_text())
         assert m, cls.broker.log_text()
@@ -303,7 +296,8 @@ class SaslTest(unittest.TestCase):
         r.cstring()
         users = {}
         for _ in range(r.uvarint() - 1):
-            user, error, _message = r.cstring(), r.take(">h"), r.cstring()
+            user, error = r.cstring(), r.take(">h")
+            r.cstring()  # error_message
             self.assertEqual(error, 0)
             infos = {}
             for _ in range(r.uvarint() - 1):

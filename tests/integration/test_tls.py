@@ -115,13 +115,6 @@ class Certificates:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def add_user(data_dir, user, password):
-    r = subprocess.run([skiff_harness.binary(), "user", "add", user, "--password", password,
-                        "--override", "log.dirs=" + data_dir],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    assert r.returncode == 0, r.stderr
-
-
 def port_of(broker, protocol):
     m = LISTEN_RE[protocol].search(broker.log_text())
     assert m, broker.log_text()
@@ -143,7 +136,7 @@ class TlsTest(unittest.TestCase):
             "super.users": "User:ANONYMOUS;User:" + USER,
         }, name="tls broker")
         os.makedirs(cls.broker.data_dir, exist_ok=True)
-        add_user(cls.broker.data_dir, USER, PASSWORD)
+        skiff_harness.add_scram_user(cls.broker.data_dir, USER, PASSWORD)
         cls.broker.start()
         cls.ssl_bootstrap = "127.0.0.1:%d" % port_of(cls.broker, "SSL")
         cls.sasl_ssl_bootstrap = "127.0.0.1:%d" % port_of(cls.broker, "SASL_SSL")
@@ -270,13 +263,9 @@ class TlsTest(unittest.TestCase):
         self.python_round_trip(dict(self.python_ssl(), ssl_certfile=self.certs.alice + ".pem",
                                     ssl_keyfile=self.certs.alice + ".key"),
                                "mtls-python", self.messages("py"))
-        p = Producer(dict(conf, **{"message.timeout.ms": 10000}))
-        reports = []
-        p.produce("elsewhere", b"x", on_delivery=lambda e, _m: reports.append(e))
-        p.flush(TIMEOUT_S)
-        self.assertEqual(len(reports), 1)
-        self.assertIsNotNone(reports[0])
-        self.assertEqual(reports[0].code(), KafkaError.TOPIC_AUTHORIZATION_FAILED)
+        error = skiff_harness.delivery_error(conf, "elsewhere")
+        self.assertIsNotNone(error)
+        self.assertEqual(error.code(), KafkaError.TOPIC_AUTHORIZATION_FAILED)
 
     # ---- failures ------------------------------------------------------------------------------
     def rdkafka_fails(self, conf):
