@@ -9,16 +9,16 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/dynamic_broker_config.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/group/offset_store.h"
 #include "broker/metrics/connection_metrics.h"
 #include "broker/metrics/request_metrics.h"
-#include "broker/partition_waiters.h"
-#include "broker/producer_ids.h"
 #include "broker/security/authorizer.h"
 #include "broker/security/credential_store.h"
-#include "broker/topic_registry.h"
+#include "broker/topics/dynamic_broker_config.h"
+#include "broker/topics/partition_waiters.h"
+#include "broker/topics/topic_registry.h"
+#include "broker/txn/producer_ids.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
 #include "storage/log_config.h"

@@ -14,7 +14,7 @@
 #include <asio/detached.hpp>
 #include <asio/use_awaitable.hpp>
 
-#include "broker/use_tuple.h"
+#include "broker/net/use_tuple.h"
 #include "protocol/api_versions.h"
 #include "protocol/protocol.h"
 #include "protocol/wire.h"

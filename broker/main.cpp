@@ -12,10 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "broker/dynamic_broker_config.h"
 #include "broker/health_check.h"
+#include "broker/net/server.h"
 #include "broker/security/user_command.h"
-#include "broker/server.h"
+#include "broker/topics/dynamic_broker_config.h"
 #include "config/broker_config.h"
 #include "config/settings.h"
 #include "storage/dump_log.h"

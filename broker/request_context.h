@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "broker/session.h"
+#include "broker/net/session.h"
 #include "protocol/request_header.h"
 
 namespace skiff::broker {

@@ -11,8 +11,8 @@
 
 #include "broker/error_mapping.h"
 #include "broker/group/consumer_subscription.h"
-#include "broker/spawn.h"
-#include "broker/use_tuple.h"
+#include "broker/net/spawn.h"
+#include "broker/net/use_tuple.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker::group {

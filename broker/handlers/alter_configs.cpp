@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
-#include "broker/topic_config.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_config.h"
 
 namespace skiff::broker {
 namespace {

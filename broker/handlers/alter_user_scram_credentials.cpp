@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 #include "broker/security/credential_store.h"
 #include "broker/security/scram.h"
 

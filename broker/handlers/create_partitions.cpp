@@ -1,10 +1,10 @@
 #include <spdlog/spdlog.h>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
-#include "broker/replica_assignment.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/replica_assignment.h"
 
 namespace skiff::broker {
 

@@ -1,12 +1,12 @@
 #include <spdlog/spdlog.h>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
-#include "broker/replica_assignment.h"
-#include "broker/topic_config.h"
-#include "broker/topic_ids.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/replica_assignment.h"
+#include "broker/topics/topic_config.h"
+#include "broker/topics/topic_ids.h"
 
 namespace skiff::broker {
 namespace {

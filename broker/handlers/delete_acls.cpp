@@ -1,9 +1,9 @@
 #include <vector>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/acl_conversions.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 
 namespace skiff::broker {
 

@@ -1,10 +1,10 @@
 #include <spdlog/spdlog.h>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
-#include "broker/topic_registry.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_registry.h"
 #include "storage/log_manager.h"
 
 namespace skiff::broker {

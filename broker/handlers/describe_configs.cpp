@@ -3,10 +3,10 @@
 #include <type_traits>
 #include <variant>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
-#include "broker/topic_config.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_config.h"
 #include "config/settings.h"
 
 namespace skiff::broker {

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <map>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 #include "storage/log_manager.h"
 
 namespace skiff::broker {

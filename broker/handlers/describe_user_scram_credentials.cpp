@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 #include "broker/security/credential_store.h"
 
 namespace skiff::broker {

@@ -1,6 +1,6 @@
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 
 namespace skiff::broker {
 

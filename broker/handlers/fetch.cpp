@@ -6,14 +6,14 @@
 #include <chrono>
 #include <limits>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/fetch_down_convert.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
-#include "broker/topic_ids.h"
-#include "broker/use_tuple.h"
+#include "broker/net/use_tuple.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_ids.h"
 
 namespace skiff::broker {
 namespace {

@@ -17,7 +17,7 @@
 #include <memory>
 #include <optional>
 
-#include "broker/use_tuple.h"
+#include "broker/net/use_tuple.h"
 
 namespace skiff::broker {
 

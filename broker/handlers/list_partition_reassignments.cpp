@@ -1,5 +1,5 @@
-#include "broker/authorize.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 
 namespace skiff::broker {
 

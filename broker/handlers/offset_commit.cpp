@@ -1,11 +1,11 @@
 #include <spdlog/spdlog.h>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
-#include "broker/topic_ids.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_ids.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker {

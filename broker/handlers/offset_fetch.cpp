@@ -1,8 +1,8 @@
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
-#include "broker/topic_ids.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_ids.h"
 
 namespace skiff::broker {
 namespace {

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
-#include "broker/topic_ids.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_ids.h"
 #include "config/settings.h"
 #include "protocol/compression/batch_recompress.h"
 #include "protocol/compression/compression.h"

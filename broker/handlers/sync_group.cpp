@@ -1,8 +1,8 @@
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_wait.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 
 namespace skiff::broker {
 

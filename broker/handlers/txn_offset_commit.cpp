@@ -1,9 +1,9 @@
 #include <spdlog/spdlog.h>
 
-#include "broker/authorize.h"
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 #include "storage/log_config.h"
 
 namespace skiff::broker {

@@ -6,11 +6,11 @@
 #include <map>
 
 #include "broker/broker.h"
-#include "broker/connection_tracker.h"
 #include "broker/metrics/exposition.h"
 #include "broker/metrics/process_metrics.h"
 #include "broker/metrics/sync_metrics.h"
-#include "broker/request_budget.h"
+#include "broker/net/connection_tracker.h"
+#include "broker/net/request_budget.h"
 
 #ifndef SKIFF_VERSION
 #define SKIFF_VERSION "unknown"

@@ -8,7 +8,7 @@
 #include <asio/write.hpp>
 #include <stdexcept>
 
-#include "broker/use_tuple.h"
+#include "broker/net/use_tuple.h"
 
 namespace skiff::broker::metrics {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "broker/broker.h"
 #include "broker/log_throttle.h"
-#include "broker/session.h"
+#include "broker/net/session.h"
 
 namespace skiff::broker {
 

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "broker/use_tuple.h"
+#include "broker/net/use_tuple.h"
 
 namespace skiff::broker::security {
 namespace {

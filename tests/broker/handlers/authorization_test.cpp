@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "broker/net/session.h"
 #include "broker/security/acl.h"
-#include "broker/session.h"
 #include "handler_fixture.h"
 #include "protocol/protocol.h"
 

@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "broker/topic_config.h"
+#include "broker/topics/topic_config.h"
 #include "handler_fixture.h"
 #include "protocol/alter_configs.h"
 #include "protocol/compression/batch_recompress.h"

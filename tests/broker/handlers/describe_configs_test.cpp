@@ -3,7 +3,7 @@
 // topics, other broker ids and unsupported resource types.
 #include <gtest/gtest.h>
 
-#include "broker/topic_config.h"
+#include "broker/topics/topic_config.h"
 #include "handler_fixture.h"
 #include "protocol/describe_configs.h"
 

@@ -3,7 +3,7 @@
 // cursor outside the named topics.
 #include <gtest/gtest.h>
 
-#include "broker/topic_ids.h"
+#include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
 #include "protocol/describe_topic_partitions.h"
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "broker/topic_ids.h"
+#include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
 #include "protocol/metadata.h"
 

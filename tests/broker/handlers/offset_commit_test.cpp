@@ -4,7 +4,7 @@
 // groups in one fetch (v8+), topics named by id (v10+).
 #include <gtest/gtest.h>
 
-#include "broker/topic_ids.h"
+#include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
 
 namespace skiff::broker::test {

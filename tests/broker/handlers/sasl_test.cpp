@@ -4,8 +4,8 @@
 // closing the connection, tokens without a handshake, re-authentication keeping the principal.
 #include <gtest/gtest.h>
 
+#include "broker/net/session.h"
 #include "broker/security/scram.h"
-#include "broker/session.h"
 #include "handler_fixture.h"
 #include "protocol/sasl.h"
 

@@ -3,7 +3,7 @@
 // the partition count, replication factor and configs, v7 with the new topic's id.
 #include <gtest/gtest.h>
 
-#include "broker/topic_ids.h"
+#include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
 #include "protocol/create_topics.h"
 #include "protocol/delete_topics.h"

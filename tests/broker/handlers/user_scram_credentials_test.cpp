@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "broker/net/session.h"
 #include "broker/security/scram.h"
-#include "broker/session.h"
 #include "handler_fixture.h"
 #include "protocol/user_scram_credentials.h"
 

@@ -1,4 +1,4 @@
-#include "broker/io_threads.h"
+#include "broker/net/io_threads.h"
 
 #include <algorithm>
 #include <thread>

@@ -1,4 +1,4 @@
-#include "broker/replica_assignment.h"
+#include "broker/topics/replica_assignment.h"
 
 #include <algorithm>
 

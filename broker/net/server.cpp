@@ -1,4 +1,4 @@
-#include "broker/server.h"
+#include "broker/net/server.h"
 
 #include <malloc.h>
 #include <spdlog/spdlog.h>
@@ -17,12 +17,12 @@
 
 #include "broker/cleaner_settings.h"
 #include "broker/cluster_identity.h"
-#include "broker/connection.h"
 #include "broker/log_throttle.h"
 #include "broker/metrics/collector.h"
 #include "broker/metrics/sync_metrics.h"
-#include "broker/spawn.h"
-#include "broker/use_tuple.h"
+#include "broker/net/connection.h"
+#include "broker/net/spawn.h"
+#include "broker/net/use_tuple.h"
 
 namespace skiff::broker {
 namespace {

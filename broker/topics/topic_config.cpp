@@ -1,4 +1,4 @@
-#include "broker/topic_config.h"
+#include "broker/topics/topic_config.h"
 
 #include <charconv>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "broker/response_writer.h"
+#include "broker/net/response_writer.h"
 
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -6,7 +6,7 @@
 #include <asio/use_awaitable.hpp>
 #include <cerrno>
 
-#include "broker/use_tuple.h"
+#include "broker/net/use_tuple.h"
 
 namespace skiff::broker {
 namespace {

@@ -1,4 +1,4 @@
-#include "broker/partition_waiters.h"
+#include "broker/topics/partition_waiters.h"
 
 #include <algorithm>
 #include <asio/post.hpp>

@@ -1,4 +1,4 @@
-#include "broker/producer_ids.h"
+#include "broker/txn/producer_ids.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "broker/metrics/connection_metrics.h"
+#include "broker/net/session.h"
 #include "broker/request_context.h"
 #include "broker/security/tls_channel.h"
-#include "broker/session.h"
 #include "protocol/out_buffer.h"
 
 namespace skiff::broker {

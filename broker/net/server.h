@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "broker/broker.h"
-#include "broker/connection_tracker.h"
-#include "broker/io_threads.h"
 #include "broker/metrics/http_server.h"
-#include "broker/request_budget.h"
+#include "broker/net/connection_tracker.h"
+#include "broker/net/io_threads.h"
+#include "broker/net/request_budget.h"
 #include "broker/request_router.h"
 #include "broker/security/tls_context.h"
 #include "config/broker_config.h"

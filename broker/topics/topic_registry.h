@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broker/topic_config.h"
+#include "broker/topics/topic_config.h"
 #include "protocol/error_code.h"
 #include "storage/log_manager.h"
 

@@ -1,4 +1,4 @@
-#include "broker/connection.h"
+#include "broker/net/connection.h"
 
 #include <spdlog/spdlog.h>
 
@@ -9,13 +9,13 @@
 #include <cstring>
 
 #include "broker/broker.h"
-#include "broker/connection_tracker.h"
 #include "broker/log_throttle.h"
-#include "broker/request_budget.h"
+#include "broker/net/connection_tracker.h"
+#include "broker/net/request_budget.h"
+#include "broker/net/response_writer.h"
+#include "broker/net/spawn.h"
+#include "broker/net/use_tuple.h"
 #include "broker/request_router.h"
-#include "broker/response_writer.h"
-#include "broker/spawn.h"
-#include "broker/use_tuple.h"
 #include "protocol/frame.h"
 
 namespace skiff::broker {

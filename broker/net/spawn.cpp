@@ -1,4 +1,4 @@
-#include "broker/spawn.h"
+#include "broker/net/spawn.h"
 
 namespace skiff::broker {
 

@@ -1,4 +1,4 @@
-#include "broker/topic_ids.h"
+#include "broker/topics/topic_ids.h"
 
 namespace skiff::broker {
 

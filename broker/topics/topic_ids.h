@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "broker/topic_registry.h"
+#include "broker/topics/topic_registry.h"
 #include "protocol/error_code.h"
 #include "protocol/fetch.h"
 #include "protocol/field_spec.h"

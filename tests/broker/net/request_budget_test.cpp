@@ -1,4 +1,4 @@
-#include "broker/request_budget.h"
+#include "broker/net/request_budget.h"
 
 #include <gtest/gtest.h>
 

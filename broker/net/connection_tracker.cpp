@@ -1,6 +1,6 @@
-#include "broker/connection_tracker.h"
+#include "broker/net/connection_tracker.h"
 
-#include "broker/connection.h"
+#include "broker/net/connection.h"
 
 namespace skiff::broker {
 

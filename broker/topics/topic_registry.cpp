@@ -1,4 +1,4 @@
-#include "broker/topic_registry.h"
+#include "broker/topics/topic_registry.h"
 
 #include <charconv>
 

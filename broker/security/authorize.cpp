@@ -1,4 +1,4 @@
-#include "broker/authorize.h"
+#include "broker/security/authorize.h"
 
 #include "broker/broker.h"
 

@@ -1,10 +1,10 @@
-#include "broker/dynamic_broker_config.h"
+#include "broker/topics/dynamic_broker_config.h"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "broker/topic_config.h"
+#include "broker/topics/topic_config.h"
 #include "config/properties.h"
 #include "config/settings.h"
 #include "storage/checkpoint_file.h"
