@@ -1,6 +1,5 @@
 #include "broker/net/server.h"
 
-#include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 
@@ -11,7 +10,6 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -21,6 +19,7 @@
 #include "broker/metrics/collector.h"
 #include "broker/metrics/sync_metrics.h"
 #include "broker/net/connection.h"
+#include "broker/net/heap_trimmer.h"
 #include "broker/net/spawn.h"
 #include "broker/net/use_tuple.h"
 
@@ -36,10 +35,6 @@ constexpr auto kShutdownGrace = std::chrono::seconds(10);
 constexpr auto kAcceptBackoffMin = std::chrono::milliseconds(100);
 constexpr auto kAcceptBackoffMax = std::chrono::milliseconds(1000);
 constexpr auto kAcceptLogInterval = std::chrono::seconds(10);
-// malloc_trim when the process holds this much more anonymous memory than malloc has handed out,
-// at most once per kTrimInterval (see trim_heap_if_worthwhile).
-constexpr size_t kTrimSlack = 32u << 20;
-constexpr auto kTrimInterval = std::chrono::seconds(5);
 
 bool out_of_resources(const std::error_code& ec) {
     // Asio reports errno values in its own "asio.system" category, which does not compare equal
@@ -49,17 +44,6 @@ bool out_of_resources(const std::error_code& ec) {
         return false;
     const int e = ec.value();
     return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM;
-}
-
-// RssAnon from /proc/self/status, in bytes; 0 if unreadable.
-size_t resident_anonymous_bytes() {
-    std::ifstream in("/proc/self/status");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("RssAnon:", 0) == 0)
-            return static_cast<size_t>(std::stoull(line.substr(8))) * 1024;  // "  1234 kB"
-    }
-    return 0;
 }
 
 // Descriptors kept free of partitions for connections, checkpoints and the like when judging
@@ -416,6 +400,9 @@ void Server::maintenance_loop() {
     // A recovery point moved by the background flush is written at most this often.
     constexpr auto kPromptCheckpoint = std::chrono::seconds(1);
     auto next_retention = clock::now() + retention_every;
+    // Memory that malloc keeps after a burst (many connections closed, large requests done)
+    // goes back to the OS.
+    HeapTrimmer heap_trimmer;
     auto next_points = clock::now() + points_every;
     auto next_prompt_point = clock::now();
     bool points_moved = false;
@@ -446,7 +433,7 @@ void Server::maintenance_loop() {
                 spdlog::info("retention deleted {} segment(s)", deleted);
             next_retention = clock::now() + retention_every;
         }
-        trim_heap_if_worthwhile();
+        heap_trimmer.maybe_trim();
         // A moved recovery point is written soon (at most once a second), not only every
         // log.flush.offset.checkpoint.interval.ms: it is what bounds the work of the next start
         // after a crash, and the file is small.
@@ -481,30 +468,6 @@ void Server::maintenance_loop() {
         }
         lock.lock();
     }
-}
-
-void Server::trim_heap_if_worthwhile() {
-    // glibc's free() keeps memory in its arenas for reuse: after 10,000 connections closed, or a
-    // burst of large requests, the broker stayed at its peak RSS (measured: 700 MB with nobody
-    // connected). Large request buffers are mmap-backed (M_MMAP_THRESHOLD, see main.cpp) and
-    // return on free by themselves; what is left is many small blocks (connection state,
-    // coroutine frames, small read buffers) whose free pages only malloc_trim(0) gives back. It
-    // walks and locks every arena, so it runs only when it has something to return: when the
-    // resident anonymous memory exceeds what malloc has handed out by kTrimSlack.
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_trim_ < kTrimInterval)
-        return;
-    const size_t resident = resident_anonymous_bytes();
-    if (resident < kTrimSlack)
-        return;  // cannot be holding kTrimSlack of free memory
-    const struct mallinfo2 info = mallinfo2();
-    const size_t in_use = info.uordblks + info.hblkhd;
-    if (resident < in_use + kTrimSlack)
-        return;
-    malloc_trim(0);
-    last_trim_ = now;
-    spdlog::debug("malloc_trim: resident anonymous memory {} -> {} MiB ({} MiB in use)",
-                  resident >> 20, resident_anonymous_bytes() >> 20, in_use >> 20);
 }
 
 void Server::stop_maintenance() {

@@ -41,9 +41,6 @@ class Server {
     asio::awaitable<void> accept_loop(asio::ip::tcp::acceptor& acceptor, std::string listener);
     asio::awaitable<void> shutdown_gracefully();
     void maintenance_loop();
-    // Gives memory that malloc keeps after a burst (many connections closed, large requests
-    // done) back to the OS. Called from the maintenance thread once a second.
-    void trim_heap_if_worthwhile();
     void stop_maintenance();
     // metrics.listener: starts the HTTP endpoint (metrics/http_server.h), unless turned off.
     void start_metrics_endpoint();
@@ -69,7 +66,6 @@ class Server {
     // An essential task failed (accepting, the group timers): run() returns 1. Set from any thread.
     std::atomic<bool> failed_{false};
     std::atomic<bool> accepting_{true};  // false once shutdown starts: accepted sockets are dropped
-    std::chrono::steady_clock::time_point last_trim_{};
 
     // The metrics endpoint's view: read from its own thread.
     std::atomic<Broker*> scrape_broker_{nullptr};  // set once the logs are open

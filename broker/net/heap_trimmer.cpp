@@ -1,0 +1,45 @@
+#include "broker/net/heap_trimmer.h"
+
+#include <malloc.h>
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <string>
+
+namespace skiff::broker {
+
+HeapUsage current_heap_usage() {
+    HeapUsage usage;
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("RssAnon:", 0) == 0) {
+            usage.resident_anonymous_bytes =
+                static_cast<size_t>(std::stoull(line.substr(8))) * 1024;  // "  1234 kB"
+            break;
+        }
+    }
+    const struct mallinfo2 info = mallinfo2();
+    usage.in_use_bytes = info.uordblks + info.hblkhd;
+    return usage;
+}
+
+bool worth_trimming(const HeapUsage& usage, size_t slack_bytes) {
+    return usage.resident_anonymous_bytes >= usage.in_use_bytes + slack_bytes;
+}
+
+bool HeapTrimmer::maybe_trim(clock::time_point now) {
+    if (now - last_check_ < interval_)
+        return false;
+    last_check_ = now;
+    const HeapUsage before = current_heap_usage();
+    if (!worth_trimming(before, slack_bytes_))
+        return false;
+    malloc_trim(0);
+    spdlog::debug("malloc_trim: resident anonymous memory {} -> {} MiB ({} MiB in use)",
+                  before.resident_anonymous_bytes >> 20,
+                  current_heap_usage().resident_anonymous_bytes >> 20, before.in_use_bytes >> 20);
+    return true;
+}
+
+}  // namespace skiff::broker
