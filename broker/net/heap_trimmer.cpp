@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -24,8 +25,15 @@ HeapUsage current_heap_usage() {
     return usage;
 }
 
-bool worth_trimming(const HeapUsage& usage, size_t slack_bytes) {
-    return usage.resident_anonymous_bytes >= usage.in_use_bytes + slack_bytes;
+size_t resident_outside_use(const HeapUsage& usage) {
+    return usage.resident_anonymous_bytes > usage.in_use_bytes
+               ? usage.resident_anonymous_bytes - usage.in_use_bytes
+               : 0;
+}
+
+bool worth_trimming(const HeapUsage& usage, size_t least_outside_bytes, size_t slack_bytes) {
+    const size_t outside = resident_outside_use(usage);
+    return outside > least_outside_bytes && outside - least_outside_bytes >= slack_bytes;
 }
 
 bool HeapTrimmer::maybe_trim(clock::time_point now) {
@@ -33,12 +41,15 @@ bool HeapTrimmer::maybe_trim(clock::time_point now) {
         return false;
     last_check_ = now;
     const HeapUsage before = current_heap_usage();
-    if (!worth_trimming(before, slack_bytes_))
+    least_outside_bytes_ = std::min(least_outside_bytes_, resident_outside_use(before));
+    if (!worth_trimming(before, least_outside_bytes_, slack_bytes_))
         return false;
     malloc_trim(0);
+    const HeapUsage after = current_heap_usage();
+    least_outside_bytes_ = std::min(least_outside_bytes_, resident_outside_use(after));
     spdlog::debug("malloc_trim: resident anonymous memory {} -> {} MiB ({} MiB in use)",
-                  before.resident_anonymous_bytes >> 20,
-                  current_heap_usage().resident_anonymous_bytes >> 20, before.in_use_bytes >> 20);
+                  before.resident_anonymous_bytes >> 20, after.resident_anonymous_bytes >> 20,
+                  before.in_use_bytes >> 20);
     return true;
 }
 

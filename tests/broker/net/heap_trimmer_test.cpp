@@ -25,14 +25,17 @@ constexpr bool kGlibcMalloc = true;
 constexpr bool kGlibcMalloc = true;
 #endif
 
-TEST(HeapTrimmerTest, WorthTrimmingOnlyPastTheSlack) {
-    EXPECT_FALSE(worth_trimming({.resident_anonymous_bytes = 20 * kMiB, .in_use_bytes = 15 * kMiB},
-                                8 * kMiB));
-    EXPECT_TRUE(worth_trimming({.resident_anonymous_bytes = 23 * kMiB, .in_use_bytes = 15 * kMiB},
-                               8 * kMiB));
-    // More in use than resident (pages handed out but never touched): nothing to return.
-    EXPECT_FALSE(worth_trimming({.resident_anonymous_bytes = 5 * kMiB, .in_use_bytes = 50 * kMiB},
-                                8 * kMiB));
+TEST(HeapTrimmerTest, WorthTrimmingOnlyPastTheSlackAboveTheLeastSeen) {
+    const HeapUsage usage{.resident_anonymous_bytes = 30 * kMiB, .in_use_bytes = 20 * kMiB};
+    EXPECT_EQ(resident_outside_use(usage), 10 * kMiB);
+    EXPECT_TRUE(worth_trimming(usage, 4 * kMiB, 4 * kMiB));
+    EXPECT_TRUE(worth_trimming(usage, 6 * kMiB, 4 * kMiB));
+    EXPECT_FALSE(worth_trimming(usage, 7 * kMiB, 4 * kMiB));
+    EXPECT_FALSE(worth_trimming(usage, 10 * kMiB, 4 * kMiB));
+    // More in use than resident (blocks handed out but never touched): nothing to return.
+    const HeapUsage untouched{.resident_anonymous_bytes = 5 * kMiB, .in_use_bytes = 50 * kMiB};
+    EXPECT_EQ(resident_outside_use(untouched), 0u);
+    EXPECT_FALSE(worth_trimming(untouched, 0, 4 * kMiB));
 }
 
 // What a storm of connections leaves behind: many small blocks freed, a few still in use between
@@ -40,6 +43,11 @@ TEST(HeapTrimmerTest, WorthTrimmingOnlyPastTheSlack) {
 TEST(HeapTrimmerTest, GivesBackWhatSmallFreedBlocksHeld) {
     if (!kGlibcMalloc)
         GTEST_SKIP() << "not glibc's malloc (sanitizer build)";
+    using std::chrono::seconds;
+    HeapTrimmer trimmer(4 * kMiB, seconds(5));
+    const auto t0 = HeapTrimmer::clock::now();
+    trimmer.maybe_trim(t0);  // the process before the storm (as the broker's first look at start)
+
     constexpr size_t kBlock = 4096 + 64;  // a small read buffer and its neighbour
     constexpr size_t kBlocks = 48 * kMiB / kBlock;
     std::vector<std::unique_ptr<char[]>> blocks(kBlocks);
@@ -50,20 +58,19 @@ TEST(HeapTrimmerTest, GivesBackWhatSmallFreedBlocksHeld) {
     for (size_t i = 0; i < blocks.size(); ++i)
         if (i % 256 != 0)
             blocks[i].reset();
-
     const HeapUsage before = current_heap_usage();
-    ASSERT_TRUE(worth_trimming(before, 32 * kMiB))
+    ASSERT_GE(resident_outside_use(before), 32 * kMiB)
         << "freed blocks should still be resident: " << before.resident_anonymous_bytes;
 
-    HeapTrimmer trimmer(8 * kMiB, std::chrono::seconds(5));
-    const auto t0 = HeapTrimmer::clock::now();
-    EXPECT_TRUE(trimmer.maybe_trim(t0));
+    // Not within the interval, whatever the figures.
+    EXPECT_FALSE(trimmer.maybe_trim(t0 + seconds(1)));
+    EXPECT_TRUE(trimmer.maybe_trim(t0 + seconds(6)));
     const HeapUsage after = current_heap_usage();
     EXPECT_LT(after.resident_anonymous_bytes + 32 * kMiB, before.resident_anonymous_bytes)
         << "before " << before.resident_anonymous_bytes << ", after "
         << after.resident_anonymous_bytes;
-    // Not again within the interval, whatever the figures.
-    EXPECT_FALSE(trimmer.maybe_trim(t0 + std::chrono::seconds(1)));
+    // Nothing left to return: the next look does not trim.
+    EXPECT_FALSE(trimmer.maybe_trim(t0 + seconds(12)));
 }
 
 }  // namespace
