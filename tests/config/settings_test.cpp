@@ -1,4 +1,5 @@
 #include "config/settings.h"
+#include "config/value_syntax.h"
 
 #include <gtest/gtest.h>
 
