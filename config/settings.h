@@ -1,9 +1,10 @@
 // The settings table: one descriptor per broker setting. Parsing, validation, the non-default
 // report, `--help` and the README reference are all generated from it, so adding a setting means
-// adding a BrokerConfig member and one row in settings.cpp.
+// adding a BrokerConfig member and one row in settings_table.cpp.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,9 @@ struct Spelling {
     std::string_view key;
     int64_t scale = 1;
 };
+
+// INT32_MAX as an int64_t, the type of the rows' ranges: every int32 member is capped at it.
+inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 // Where a parsed value goes. std::monostate: validated only, nothing to store. Doubles are
 // Java's Double syntax (finite values); their range is the row's `check`.
