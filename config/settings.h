@@ -1,5 +1,5 @@
 // The settings table: one descriptor per broker setting. Parsing, validation, the non-default
-// report, `--help` and the README reference are all generated from it, so adding a setting means
+// report, `--help` and docs/configuration.md are all generated from it, so adding a setting means
 // adding a BrokerConfig member and one row in settings_table.cpp.
 #pragma once
 
