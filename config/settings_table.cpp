@@ -148,29 +148,33 @@ std::vector<SettingDescriptor> make_table() {
     return {
         {.key = "listeners",
          .default_value = "PLAINTEXT://127.0.0.1:9092",
-         .doc = "Comma-separated NAME://host:port addresses to listen on, each name once; a name's "
-                "security protocol comes from listener.security.protocol.map. An empty host binds "
-                "all IPv4 interfaces, IPv6 hosts go in brackets ([::1]:9092), port 0 picks a free "
-                "port. Unlike Kafka, the default binds loopback only.",
+         .doc = "Comma-separated NAME://host:port addresses to listen on, each name once "
+                "(INTERNAL://10.0.0.5:9092,EXTERNAL://:9094); each name's security protocol comes "
+                "from listener.security.protocol.map. An empty host binds all IPv4 interfaces, "
+                "IPv6 hosts go in brackets ([::1]:9092), port 0 picks a free port. Unlike Kafka, "
+                "the default binds loopback only.",
          .member = &BC::listeners},
         {.key = "advertised.listeners",
          .default_description = "listeners, with 0.0.0.0 given as 127.0.0.1",
-         .doc = "Addresses given to clients in metadata, at most one per listener name: a client is "
-                "given the address named as the listener it connected through (a listener not "
-                "named here gives its own address). Set this when clients connect from other hosts.",
+         .doc = "Addresses given to clients in Metadata, FindCoordinator and DescribeCluster, at "
+                "most one per listener name: a client gets the address named as the listener it "
+                "connected through, as in Kafka. Names must be listener names; a listener not "
+                "named here gives its own address (Kafka would give none). Set this when clients "
+                "connect from other hosts.",
          .member = &BC::advertised_listeners},
         {.key = "listener.security.protocol.map",
          .default_value = "PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL",
          .doc = "Comma-separated NAME:PROTOCOL pairs giving each listener name its security protocol "
-                "(PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL); every listener must be mapped, so a "
-                "name such as INTERNAL needs INTERNAL:PLAINTEXT. skiff serves PLAINTEXT only so far: "
-                "a listener mapped to another protocol stops start-up.",
+                "(PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL). As in Kafka every listener must be "
+                "mapped, so a custom name needs an entry (INTERNAL:PLAINTEXT,EXTERNAL:PLAINTEXT). "
+                "skiff serves all four (docs/security.md); an SSL or SASL_SSL listener needs "
+                "ssl.keystore.location (or the PEM text settings).",
          .member = &BC::listener_security_protocol_map, .check = check_security_protocol_map},
         {.key = "metrics.listener",
          .default_value = "HTTP://127.0.0.1:9649",
          .doc = "The operations endpoint, HTTP://host:port: Prometheus metrics at /metrics, "
-                "/health/live and /health/ready for orchestrators. Apart from the Kafka listeners "
-                "and, like them, on loopback by default; empty turns it off.",
+                "/health/live and /health/ready for orchestrators (docs/metrics.md). Apart from the "
+                "Kafka listeners and, like them, on loopback by default; empty turns it off.",
          .member = &BC::metrics_listener, .check = check_metrics_listener},
         {.key = "node.id", .other_spellings = {{"broker.id"}},
          .default_value = "1",
@@ -230,7 +234,7 @@ std::vector<SettingDescriptor> make_table() {
         {.key = "log.flush.interval.messages",
          .default_value = "9223372036854775807",
          .doc = "Messages appended to a partition before its log is fsynced (default: never, "
-                "leave it to the OS).",
+                "leave it to the OS, as Kafka does).",
          .member = &BC::log_flush_interval_messages, .min = 1},
         {.key = "log.flush.interval.ms",
          .default_value = "9223372036854775807",
@@ -240,7 +244,9 @@ std::vector<SettingDescriptor> make_table() {
         {.key = "log.flush.offset.checkpoint.interval.ms",
          .default_value = "60000",
          .doc = "How often recovery-point-offset-checkpoint is rewritten. It is also rewritten "
-                "after the background flush that follows a segment roll, and at shutdown.",
+                "right after the background flush of a rolled segment moved a recovery point (at "
+                "most once a second) and at shutdown, so a crash re-validates only the segments "
+                "written since the last roll.",
          .member = &BC::log_flush_offset_checkpoint_interval_ms, .min = 1},
         {.key = "log.flush.start.offset.checkpoint.interval.ms",
          .default_value = "60000",
@@ -249,40 +255,51 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::log_flush_start_offset_checkpoint_interval_ms, .min = 1},
         {.key = "num.recovery.threads.per.data.dir",
          .default_value = "4",
-         .doc = "Threads loading (and after a crash recovering) partition logs at start-up.",
+         .doc = "Threads loading the partition logs at start-up and validating them after a "
+                "crash, one partition at a time each. Kafka's default is 1; on the 2-core machine "
+                "of tests/bench/RESULTS.md (\"Restart after a crash\") 4 started fastest: with a "
+                "cold page cache loading mostly waits for reads and each thread keeps one in "
+                "flight (a clean start of 1,000 partitions: 3.2-4.9 s with 1 thread, 1.2-1.3 s "
+                "with 2, 0.9-1.1 s with 4), and with a warm cache 4 threads are no slower than 2.",
          .member = &BC::num_recovery_threads_per_data_dir, .min = 1},
         {.key = "message.max.bytes",
          .default_value = "1048588",
-         .doc = "Largest record batch the broker accepts.",
+         .doc = "Largest record batch the broker accepts (MESSAGE_TOO_LARGE above it).",
          .member = &BC::message_max_bytes, .min = 0},
         {.key = "compression.type",
          .default_value = "producer",
          .doc = "Codec of the stored batches when a topic does not set compression.type: producer "
                 "keeps each batch as the producer compressed it; uncompressed, gzip, snappy, lz4 "
-                "or zstd recompresses batches sent in another codec.",
+                "or zstd recompresses batches sent in another codec (docs/compression.md).",
          .member = &BC::compression_type, .check = check_compression_type},
         {.key = "log.message.format.version",
          .default_value = "3.0-IV1",
-         .doc = "Deprecated, accepted and ignored as by Kafka 3.x: batches are always stored as "
-                "record batch v2.",
+         .doc = "Deprecated; accepted (any Kafka version, 0.8.0 to 3.x, optional -IVn) and "
+                "ignored, as by Kafka 3.x: batches are always stored as record batch v2.",
          .member = &BC::log_message_format_version, .check = check_message_format_version},
         {.key = "log.segment.delete.delay.ms",
          .default_value = "60000",
-         .doc = "Accepted for compatibility: Kafka waits this long before removing the files of "
-                "a deleted segment; skiff removes them at once (a fetch still reading one keeps "
-                "its open file).",
+         .doc = "Accepted for compatibility (the default of the topic config "
+                "file.delete.delay.ms): Kafka waits this long before removing the files of a "
+                "deleted segment; skiff removes them at once (a fetch still reading one keeps its "
+                "open file).",
          .member = &BC::log_segment_delete_delay_ms, .min = 0},
         {.key = "socket.request.max.bytes",
          .default_value = "104857600",
-         .doc = "Largest request the broker reads from a socket.",
+         .doc = "Largest request the broker reads from a socket; a bigger frame closes the "
+                "connection.",
          .member = &BC::socket_request_max_bytes, .min = 1},
         {.key = "queued.max.request.bytes",
          .default_value = "268435456",
          .default_description = "268435456 (256 MiB)",
          .doc = "Bytes of requests read but not yet answered, over all connections. Past it the "
-                "broker stops reading from sockets until responses drain; no request fails for "
-                "it, and one larger than the bound is served alone. -1 means no limit (Kafka's "
-                "default).",
+                "broker stops reading from sockets until responses drain (clients wait; no request "
+                "fails for it), and one larger than the bound is served alone. -1 means no limit "
+                "(Kafka's default). Why 256 MiB: each request is buffered in full before it is "
+                "handled, so without a bound a burst of large produce requests takes as much "
+                "memory as clients send at once; 256 MiB keeps a laptop or small container safe "
+                "while 256 batches of the default message.max.bytes, or two requests of the "
+                "maximum socket.request.max.bytes, still fit at once.",
          .member = &BC::queued_max_request_bytes, .min = 1, .minus_one_is_unlimited = true},
         {.key = "socket.send.buffer.bytes",
          .default_value = "-1",
@@ -294,7 +311,8 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::socket_receive_buffer_bytes, .min = -1},
         {.key = "num.network.threads",
          .default_value = "3",
-         .doc = "Threads running the broker's network I/O.",
+         .doc = "Threads running the broker's network I/O and request handling; each connection "
+                "stays on one of them.",
          .member = &BC::num_network_threads, .min = 1},
         {.key = "max.connections",
          .default_value = "2147483647",
@@ -320,7 +338,7 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::offset_metadata_max_bytes, .min = 0},
         {.key = "transaction.max.timeout.ms",
          .default_value = "900000",
-         .doc = "Longest transaction timeout a producer may ask for "
+         .doc = "Longest transaction.timeout.ms a producer may ask for "
                 "(INVALID_TRANSACTION_TIMEOUT above it).",
          .member = &BC::transaction_max_timeout_ms, .min = 1, .max = kInt32Max},
         {.key = "transactional.id.expiration.ms",
@@ -330,7 +348,8 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::transactional_id_expiration_ms, .min = 1, .max = kInt32Max},
         {.key = "transaction.abort.timed.out.transaction.cleanup.interval.ms",
          .default_value = "10000",
-         .doc = "How often transactions open for longer than their timeout are aborted.",
+         .doc = "How often transactions open for longer than their timeout are aborted by the "
+                "broker (their producer is fenced).",
          .member = &BC::transaction_abort_timed_out_transaction_cleanup_interval_ms, .min = 1,
          .max = kInt32Max},
         {.key = "transaction.remove.expired.transaction.cleanup.interval.ms",
@@ -349,7 +368,8 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "The authorizer. Empty: none, every client may do everything and the ACL APIs "
                 "answer SECURITY_DISABLED. org.apache.kafka.metadata.authorizer.StandardAuthorizer "
                 "or kafka.security.authorizer.AclAuthorizer: skiff's built-in ACL authorizer, "
-                "ACLs kept in the data directory and checked on every request (docs/acls.md).",
+                "ACLs kept in the data directory and checked on every request (docs/acls.md). "
+                "Other class names are refused.",
          .member = &BC::authorizer_class_name, .check = check_authorizer_class_name},
         {.key = "super.users",
          .default_value = "",
@@ -379,7 +399,7 @@ std::vector<SettingDescriptor> make_table() {
         {.key = "ssl.keystore.type",
          .default_value = "PEM",
          .doc = "Format of the broker's keystore: PEM only (Kafka's default, JKS, is a Java "
-                "format).",
+                "format; docs/security.md).",
          .member = &BC::ssl_keystore_type, .check = check_pem_store_type},
         {.key = "ssl.keystore.location",
          .default_value = "",
@@ -439,8 +459,8 @@ std::vector<SettingDescriptor> make_table() {
         {.key = "log.cleanup.policy",
          .default_value = "delete",
          .doc = "Default of the topic config cleanup.policy: delete (retention removes old "
-                "segments), compact (the log cleaner keeps the last record of each key) or "
-                "compact,delete (both).",
+                "segments), compact (the log cleaner keeps the last record of each key; retention "
+                "by age and size does not apply) or compact,delete (both; docs/compaction.md).",
          .member = &BC::log_cleanup_policy, .check = check_cleanup_policy},
         {.key = "log.cleaner.enable",
          .default_value = "true",
@@ -449,7 +469,7 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::log_cleaner_enable},
         {.key = "log.cleaner.threads",
          .default_value = "1",
-         .doc = "Threads cleaning logs.",
+         .doc = "Threads cleaning logs (0: none).",
          .member = &BC::log_cleaner_threads, .min = 0},
         {.key = "log.cleaner.dedupe.buffer.size",
          .default_value = "134217728",
@@ -496,7 +516,8 @@ std::vector<SettingDescriptor> make_table() {
          .default_value = "9223372036854775807",
          .default_description = "9223372036854775807 (no limit)",
          .doc = "Maximum time a record stays uncleaned in a compacted log (a log with older dirty "
-                "records is cleaned whatever its dirty ratio); the default of the topic config "
+                "records is cleaned whatever its dirty ratio), at least "
+                "log.cleaner.min.compaction.lag.ms; the default of the topic config "
                 "max.compaction.lag.ms.",
          .member = &BC::log_cleaner_max_compaction_lag_ms, .min = 1},
     };
