@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "config/settings.h"
+#include "config/value_syntax.h"
 
 namespace skiff::broker {
 

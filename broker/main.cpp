@@ -17,6 +17,7 @@
 #include "broker/security/user_command.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "config/broker_config.h"
+#include "config/config_reference.h"
 #include "config/settings.h"
 #include "storage/dump_log.h"
 
@@ -43,6 +44,9 @@ constexpr const char* kUsage = R"(usage:
       settings to find log.dirs. MECHANISM: SCRAM-SHA-256 or SCRAM-SHA-512 (both when none is
       given); N: 4096 (default) to 16384. Exit 0 done, 1 failed (e.g. no such user to remove),
       2 usage. skiff user --help says more.
+  skiff --print-config-reference
+      Print the configuration reference (docs/configuration.md): every setting, its other
+      spellings, default, meaning and allowed values, as Markdown.
   skiff --help | --version
 
 settings:
@@ -91,6 +95,9 @@ int run_broker(int argc, char** argv) {
         };
         if (a == "--help" || a == "-h") {
             std::printf("%s%s", kUsage, skiff::config::config_keys_help().c_str());
+            return 0;
+        } else if (a == "--print-config-reference") {
+            std::printf("%s", skiff::config::config_reference_markdown().c_str());
             return 0;
         } else if (a == "--version") {
             std::printf("skiff %s\n", SKIFF_VERSION);

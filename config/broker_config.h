@@ -171,10 +171,4 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources);
 // Turns a NULL-terminated `envp` (main's third argument or `environ`) into name/value pairs.
 std::vector<std::pair<std::string, std::string>> environment_from(char** envp);
 
-// The settings table as Markdown (| key | default | meaning |), for the README.
-std::string config_reference_markdown();
-
-// One line per key (`key=default  meaning`), for `skiff --help`.
-std::string config_keys_help();
-
 }  // namespace skiff::config

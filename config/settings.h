@@ -1,9 +1,10 @@
 // The settings table: one descriptor per broker setting. Parsing, validation, the non-default
-// report, `--help` and the README reference are all generated from it, so adding a setting means
-// adding a BrokerConfig member and one row in settings.cpp.
+// report, `--help` and docs/configuration.md are all generated from it, so adding a setting means
+// adding a BrokerConfig member and one row in settings_table.cpp.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,9 @@ struct Spelling {
     std::string_view key;
     int64_t scale = 1;
 };
+
+// INT32_MAX as an int64_t, the type of the rows' ranges: every int32 member is capped at it.
+inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 // Where a parsed value goes. std::monostate: validated only, nothing to store. Doubles are
 // Java's Double syntax (finite values); their range is the row's `check`.
@@ -76,29 +80,7 @@ Expected<void, std::string> apply_setting(const SettingDescriptor& setting,
 // for settings whose doc string says it.
 std::string describe_allowed(const SettingDescriptor& setting);
 
-// A Kafka version as message.format.version takes it: 0.8.0 up to 3.x, numeric parts (at least
-// three for 0.x, two otherwise, at most four), an optional -IVn suffix ("0.10.0", "0.10.0.0",
-// "2.8", "3.0-IV1"). Loose on purpose: the value is ignored.
-bool is_kafka_version(std::string_view text);
-
 // The effective value in the canonical unit, in the syntax the parser accepts.
 std::string render_setting(const SettingDescriptor& setting, const BrokerConfig& config);
-
-// A finite double as Java's Double.parseDouble reads it (surrounding whitespace not allowed).
-std::optional<double> parse_double(std::string_view text);
-// A double as Java's Double.toString writes it: 0.5, 1.0, 1.0E7, 1.7976931348623157E308.
-std::string render_double(double value);
-
-// cleanup.policy / log.cleanup.policy: Kafka's list syntax over {delete, compact}, comma
-// separated, whitespace around items ignored, at least one item ("delete", "compact",
-// "compact,delete", "delete, compact"). nullopt for anything else.
-struct CleanupPolicy {
-    bool delete_ = false;
-    bool compact = false;
-};
-std::optional<CleanupPolicy> parse_cleanup_policy(std::string_view text);
-// The "expected ..." clause for a refused cleanup policy.
-inline constexpr std::string_view kCleanupPolicyExpected =
-    "expected delete, compact or a comma-separated list of both (compact,delete)";
 
 }  // namespace skiff::config

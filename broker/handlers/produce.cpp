@@ -8,7 +8,7 @@
 #include "broker/log_throttle.h"
 #include "broker/security/authorize.h"
 #include "broker/topics/topic_ids.h"
-#include "config/settings.h"
+#include "config/value_syntax.h"
 #include "protocol/compression/batch_recompress.h"
 #include "protocol/compression/compression.h"
 #include "protocol/legacy/up_convert.h"

@@ -11,8 +11,8 @@
 // accepted and kept, as Kafka keeps it.
 //
 // Unlike Kafka, skiff applies dynamic values when it starts, not while it runs: they are stored
-// durably, reported by DescribeConfigs, and take effect at the next start (docs: README
-// "Dynamic broker configs").
+// durably, reported by DescribeConfigs, and take effect at the next start (docs:
+// docs/configuration.md, "Dynamic broker configs", rendered by config/config_reference.cpp).
 //
 // Stored in <log.dirs>/broker-configs/, one properties file per scope (default.properties,
 // <node.id>.properties), each replaced atomically.

@@ -7,6 +7,7 @@
 
 #include "config/properties.h"
 #include "config/settings.h"
+#include "config/value_syntax.h"
 #include "protocol/compression/compression.h"
 #include "storage/checkpoint_file.h"
 

@@ -1,4 +1,5 @@
 #include "config/settings.h"
+#include "config/value_syntax.h"
 
 #include <gtest/gtest.h>
 
@@ -169,27 +170,6 @@ TEST(SettingsTable, CleanupPolicyIsKafkasList) {
     }
     for (const char* bad : {"", ",", "compact,", "compacted", "DELETE", "compact delete"})
         EXPECT_FALSE(parse_cleanup_policy(bad)) << bad;
-}
-
-TEST(SettingsReference, MarkdownHasARowPerSetting) {
-    const std::string markdown = config_reference_markdown();
-    EXPECT_NE(markdown.find("| key | default | meaning |"), std::string::npos);
-    for (const auto& setting : settings()) {
-        EXPECT_NE(markdown.find("| `" + std::string(setting.key) + "`"), std::string::npos)
-            << setting.key;
-    }
-    EXPECT_NE(markdown.find("`broker.id`"), std::string::npos);
-    EXPECT_NE(markdown.find("Allowed: an integer between 14 and 2147483647."), std::string::npos);
-    EXPECT_NE(markdown.find("Allowed: -1 (unlimited) or an integer >= 0."), std::string::npos);
-    EXPECT_NE(markdown.find("Allowed: true or false."), std::string::npos);
-}
-
-TEST(SettingsReference, HelpListsEveryKey) {
-    const std::string help = config_keys_help();
-    for (const auto& setting : settings()) {
-        EXPECT_NE(help.find("  " + std::string(setting.key) + " "), std::string::npos)
-            << setting.key;
-    }
 }
 
 }  // namespace
