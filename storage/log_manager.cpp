@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <charconv>
-#include <fstream>
 #include <thread>
 
 namespace skiff::storage {
@@ -161,8 +160,10 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
         manager->recovery_stats_.bytes_validated += st.bytes_validated;
         manager->logs_.emplace(job.tp, std::move(job.log));
     }
-    // Removed only now that every log is loaded: a crash from here on must be detected.
-    fs::remove(marker, ec);
+    // Removed only now that every log is loaded: a crash from here on must be detected. Durably:
+    // a marker back after a power cut would make the next start trust unflushed segments.
+    if (auto removed = remove_file_durably(marker); !removed)
+        return unexpected(removed.error());
     return manager;
 }
 
@@ -329,6 +330,8 @@ size_t LogManager::remove(const std::string& topic) {
         fs::rename(log->dir(), r.renamed_dir, ec);
         if (ec)  // still try to delete it in place
             r.renamed_dir = log->dir();
+        else  // a deleted topic must not come back after a power cut
+            (void)fsync_directory(log_dir_);
         r.log = std::move(log);
         removed.push_back(std::move(r));
     }
@@ -451,11 +454,9 @@ Expected<void, StorageError> LogManager::close() {
     auto written = checkpoint();
     if (!written)
         return written;
-    std::ofstream marker(log_dir_ / kCleanShutdownMarker);
-    if (!marker)
-        return unexpected(
-            StorageError{StorageErrc::io_error, "cannot write clean-shutdown marker"});
-    return {};
+    // After everything it vouches for is durable, and durable itself: lost, it only costs a full
+    // recovery, but written with the rest it is all the next start relies on.
+    return write_file_atomically(log_dir_ / kCleanShutdownMarker, "");
 }
 
 }  // namespace skiff::storage

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "storage/durable_file.h"
 #include "storage/log_file.h"
 #include "storage/segment_names.h"
 #include "storage/transaction_index.h"
@@ -102,10 +103,15 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
                                            bool clean_shutdown, int64_t recovery_point,
                                            int64_t log_start_offset) {
     std::error_code ec;
-    fs::create_directories(dir, ec);
+    const bool made = fs::create_directories(dir, ec);
     if (ec)
         return unexpected(
             StorageError{StorageErrc::io_error, "create " + dir.string() + ": " + ec.message()});
+    // A new partition's directory entry: without it every fsync inside the directory is for
+    // nothing after a power cut.
+    if (made && dir.has_parent_path())
+        if (auto synced = fsync_directory(dir.parent_path()); !synced)
+            return unexpected(synced.error());
     LoadedLog loaded;
     // First the cleaner's leftovers: .cleaned and .deleted files go, .swap files complete.
     std::vector<fs::path> swaps;

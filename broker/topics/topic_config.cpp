@@ -8,7 +8,7 @@
 #include "config/properties.h"
 #include "config/settings.h"
 #include "protocol/compression/compression.h"
-#include "storage/checkpoint_file.h"
+#include "storage/durable_file.h"
 
 namespace skiff::broker {
 
