@@ -78,6 +78,11 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
     // checkpoint falls back to the first segment's base offset.
     OffsetCheckpoint points = recovery_points ? *recovery_points : OffsetCheckpoint{};
     OffsetCheckpoint starts = log_starts ? *log_starts : OffsetCheckpoint{};
+    // The logs the cleaner has ever cleaned (its checkpoint, storage/cleaner): their segments
+    // may end before the next begins, which recovery must not take for lost data. An unreadable
+    // checkpoint counts as every log cleaned: cutting a compacted log would lose data.
+    // (The name is kCleanerOffsetCheckpoint of cleaner_manager.h, which includes this header.)
+    auto cleaned = read_checkpoint(log_dir / "cleaner-offset-checkpoint");
     bool clean = manager->recovered_cleanly_ && recovery_points.has_value();
     struct Job {
         TopicPartition tp;
@@ -141,7 +146,8 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
     for_each_in_parallel(jobs.size(), manager->recovery_threads_, [&](size_t i) {
         Job& job = jobs[i];
         auto log = PartitionLog::open(job.dir, manager->defaults_, manager->clock_, clean,
-                                      job.recovery_point, job.log_start_offset);
+                                      job.recovery_point, job.log_start_offset,
+                                      !cleaned || cleaned->contains(job.tp));
         if (!log) {
             job.error = log.error();
             return false;
