@@ -1,10 +1,16 @@
 #include "broker/cluster_identity.h"
 
+#include <spdlog/spdlog.h>
+
 #include <array>
+#include <charconv>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+
+#include "storage/durable_file.h"
 
 namespace skiff::broker {
 namespace {
@@ -39,41 +45,55 @@ std::string random_cluster_id() {
 
 std::string load_or_create_cluster_id(const std::filesystem::path& log_dir, int32_t node_id) {
     const auto path = log_dir / "meta.properties";
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (in) {
-        std::string line, cluster_id;
-        int64_t stored_node = -1;
-        while (std::getline(in, line)) {
-            if (line.empty() || line[0] == '#')
-                continue;
-            auto eq = line.find('=');
-            if (eq == std::string::npos)
-                continue;
-            auto key = line.substr(0, eq), value = line.substr(eq + 1);
-            if (key == "cluster.id")
-                cluster_id = value;
-            if (key == "node.id" || key == "broker.id")
-                stored_node = std::stoll(value);
+        const std::string text((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+        // Only blanks and NULs: what a power cut left of a file written by skiff before its
+        // writes were fsynced (renamed into place, the data never on disk). No identity was
+        // ever durable, so a new one is as good as the lost one; anything else is refused.
+        if (text.find_first_not_of(std::string_view(" \t\r\n\0", 5)) == std::string::npos) {
+            spdlog::warn(
+                "{} is empty ({} bytes, left by a power cut before it reached the "
+                "disk): writing a new cluster id",
+                path.string(), text.size());
+        } else {
+            std::istringstream lines(text);
+            std::string line, cluster_id;
+            int64_t stored_node = -1;
+            while (std::getline(lines, line)) {
+                if (line.empty() || line[0] == '#')
+                    continue;
+                auto eq = line.find('=');
+                if (eq == std::string::npos)
+                    continue;
+                auto key = line.substr(0, eq), value = line.substr(eq + 1);
+                value.erase(value.find_last_not_of(" \t\r") + 1);
+                if (key == "cluster.id")
+                    cluster_id = value;
+                if (key == "node.id" || key == "broker.id") {
+                    auto [end, ec] =
+                        std::from_chars(value.data(), value.data() + value.size(), stored_node);
+                    if (ec != std::errc() || end != value.data() + value.size() || stored_node < 0)
+                        throw std::runtime_error(path.string() + " has an invalid " + key + " '" +
+                                                 value + "'; fix or remove it");
+                }
+            }
+            if (cluster_id.empty())
+                throw std::runtime_error(path.string() +
+                                         " has no cluster.id; remove it to start a new cluster");
+            if (stored_node >= 0 && stored_node != node_id)
+                throw std::runtime_error(
+                    path.string() + " belongs to node.id " + std::to_string(stored_node) +
+                    " but this broker is configured with node.id " + std::to_string(node_id));
+            return cluster_id;
         }
-        if (cluster_id.empty())
-            throw std::runtime_error(path.string() +
-                                     " has no cluster.id; remove it to start a new cluster");
-        if (stored_node >= 0 && stored_node != node_id)
-            throw std::runtime_error(
-                path.string() + " belongs to node.id " + std::to_string(stored_node) +
-                " but this broker is configured with node.id " + std::to_string(node_id));
-        return cluster_id;
     }
     std::string cluster_id = random_cluster_id();
-    const auto tmp = log_dir / "meta.properties.tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << "#\n#Written by skiff\nversion=1\ncluster.id=" << cluster_id
-            << "\nnode.id=" << node_id << "\n";
-        if (!out.flush())
-            throw std::runtime_error("cannot write " + tmp.string());
-    }
-    std::filesystem::rename(tmp, path);
+    const std::string text = "#\n#Written by skiff\nversion=1\ncluster.id=" + cluster_id +
+                             "\nnode.id=" + std::to_string(node_id) + "\n";
+    if (auto written = storage::write_file_atomically(path, text); !written)
+        throw std::runtime_error("cannot write " + path.string() + ": " + written.error().message);
     return cluster_id;
 }
 

@@ -13,8 +13,10 @@
 
 namespace skiff::broker {
 
-// Reads meta.properties or creates it. Throws std::runtime_error when the file exists but cannot
-// be read or names another node id (a start-up failure, reported to the operator).
+// Reads meta.properties or creates it (written durably: write_file_atomically). A file holding
+// only blanks or NULs, which is what a power cut left of one written before that, gets a new
+// cluster id with a warning. Throws std::runtime_error naming the file when it has no cluster.id,
+// an invalid node.id or another node's id (a start-up failure, reported to the operator).
 std::string load_or_create_cluster_id(const std::filesystem::path& log_dir, int32_t node_id);
 
 }  // namespace skiff::broker

@@ -1,52 +1,11 @@
 #include "storage/checkpoint_file.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <fstream>
 #include <sstream>
 
 namespace skiff::storage {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-Expected<void, StorageError> fsync_path(const fs::path& path, int flags) {
-    int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-    if (fd < 0)
-        return unexpected(errno_error(errno, "open " + path.string()));
-    int rc = ::fsync(fd);
-    int err = errno;
-    ::close(fd);
-    if (rc != 0)
-        return unexpected(errno_error(err, "fsync " + path.string()));
-    return {};
-}
-
-}  // namespace
-
-Expected<void, StorageError> write_file_atomically(const fs::path& file, const std::string& text) {
-    fs::path tmp = file;
-    tmp += ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out)
-            return unexpected(StorageError{StorageErrc::io_error, "write " + tmp.string()});
-    }
-    auto synced = fsync_path(tmp, O_RDONLY);
-    if (!synced)
-        return synced;
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec)
-        return unexpected(
-            StorageError{StorageErrc::io_error, "rename " + tmp.string() + ": " + ec.message()});
-    return fsync_path(file.parent_path(), O_RDONLY | O_DIRECTORY);
-}
 
 Expected<void, StorageError> write_checkpoint(const fs::path& file,
                                               const OffsetCheckpoint& offsets) {

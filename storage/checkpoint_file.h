@@ -3,7 +3,7 @@
 //     0                  version
 //     2                  number of entries
 //     orders 0 1234      topic partition offset, one line each
-// Written atomically: <name>.tmp, fsync, rename over the old file, fsync of the directory.
+// Written with write_file_atomically (durable_file.h).
 // Not thread-safe for the same file; the log manager serializes checkpoint writes.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "protocol/expected.h"
+#include "storage/durable_file.h"
 #include "storage/storage_error.h"
 #include "storage/topic_partition.h"
 
@@ -22,11 +23,6 @@ using OffsetCheckpoint = std::map<TopicPartition, int64_t>;
 
 inline constexpr const char* kRecoveryPointCheckpoint = "recovery-point-offset-checkpoint";
 inline constexpr const char* kLogStartOffsetCheckpoint = "log-start-offset-checkpoint";
-
-// Replaces `file` with `text` atomically: <file>.tmp, fsync, rename, fsync of the directory. A
-// crash leaves either the old file or the new one, never a torn one.
-Expected<void, StorageError> write_file_atomically(const std::filesystem::path& file,
-                                                   const std::string& text);
 
 Expected<void, StorageError> write_checkpoint(const std::filesystem::path& file,
                                               const OffsetCheckpoint& offsets);

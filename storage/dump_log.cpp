@@ -8,6 +8,14 @@
 //   .index      entries strictly increasing, each on a batch boundary of the matching .log
 //               whose offsets contain the entry's offset
 //   .timeindex  timestamps strictly increasing, offsets non-decreasing and inside the segment
+//   sealed      (a later .log in the same directory) both indexes trimmed to their entries, no
+//               all-zero first or last entry, a time index not empty beside offset index
+//               entries: what a power cut leaves of a seal that never reached the disk
+//   hole        a segment followed by another ends where the next begins (an empty one or
+//               one that ends early lost its tail). Checked only for a partition directory of
+//               a broker's log dir (one holding recovery-point-offset-checkpoint) that the log
+//               cleaner has never cleaned (cleaner-offset-checkpoint does not name it): cleaned
+//               segments may end early or be empty, and a bare directory says nothing of that.
 //   .txnindex   34-byte entries of version 0, lastOffset strictly increasing and inside the
 //               segment, firstOffset <= lastOffset, lastOffset an ABORT marker of that producer
 // Control batches (transaction markers) print their type and coordinator epoch.
@@ -25,8 +33,10 @@
 #include <vector>
 
 #include "storage/big_endian.h"
+#include "storage/checkpoint_file.h"
 #include "storage/control_batch.h"
 #include "storage/log_file.h"
+#include "storage/log_manager.h"
 #include "storage/offset_index.h"
 #include "storage/partition_metadata.h"
 #include "storage/segment_names.h"
@@ -144,6 +154,32 @@ struct Dumper {
         return batches;
     }
 
+    // Whether a later .log sits next to the segment `base` of `file`: then it is sealed.
+    static bool is_sealed(const fs::path& file, int64_t base) {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(file.parent_path(), ec))
+            if (auto b = parse_segment_file_name(entry.path().filename().string(), kLogSuffix))
+                if (*b > base)
+                    return true;
+        return false;
+    }
+
+    static bool is_zero(const std::byte* e, size_t size) {
+        return std::all_of(e, e + size, [](std::byte b) { return b == std::byte{0}; });
+    }
+
+    // The checks of a sealed segment's index (the broker rebuilds an index failing them).
+    void check_sealed_index(const fs::path& path, const std::vector<std::byte>& bytes, size_t n,
+                            size_t entry_size) {
+        if (bytes.size() != n * entry_size)
+            problem(path, "sealed but not trimmed (" + std::to_string(bytes.size()) + " bytes, " +
+                              std::to_string(n) +
+                              " entries): the segment's seal never reached the disk");
+        else if (n > 0 && (is_zero(bytes.data(), entry_size) ||
+                           is_zero(bytes.data() + (n - 1) * entry_size, entry_size)))
+            problem(path, "sealed with an all-zero entry (lost with the page cache)");
+    }
+
     std::optional<std::vector<std::byte>> read_all(const fs::path& path) {
         std::ifstream in(path, std::ios::binary);
         if (!in) {
@@ -192,6 +228,8 @@ struct Dumper {
         if (bytes->size() % OffsetIndex::kEntrySize != 0)
             problem(path, "size " + std::to_string(bytes->size()) + " is not a multiple of 8");
         size_t n = entry_count(*bytes, OffsetIndex::kEntrySize);
+        if (verify && base && is_sealed(path, *base))
+            check_sealed_index(path, *bytes, n, OffsetIndex::kEntrySize);
         std::optional<std::map<int64_t, BatchSpan>> batches;
         if (verify && base)
             batches = batches_for(path, *base, nullptr);
@@ -231,6 +269,14 @@ struct Dumper {
         if (bytes->size() % TimeIndex::kEntrySize != 0)
             problem(path, "size " + std::to_string(bytes->size()) + " is not a multiple of 12");
         size_t n = entry_count(*bytes, TimeIndex::kEntrySize);
+        if (verify && base && is_sealed(path, *base)) {
+            check_sealed_index(path, *bytes, n, TimeIndex::kEntrySize);
+            std::error_code ec;
+            const auto index = path.parent_path() / segment_file_name(*base, kIndexSuffix);
+            if (n == 0 && fs::file_size(index, ec) >= OffsetIndex::kEntrySize && !ec)
+                problem(path, "sealed and empty while " + index.filename().string() +
+                                  " has entries: lost with the page cache");
+        }
         int64_t next_offset = -1;
         if (verify && base && !batches_for(path, *base, &next_offset))
             next_offset = -1;
@@ -332,6 +378,19 @@ struct Dumper {
             std::cout << "Ignoring " << path.string() << " (not a segment file)\n";
     }
 
+    // Whether the segments of `dir` must be contiguous: a partition of a broker's log dir
+    // that the log cleaner has never cleaned (as recovery decides, log_manager.cpp).
+    static bool must_be_contiguous(const fs::path& dir) {
+        const fs::path absolute = fs::absolute(dir).lexically_normal();
+        const fs::path partition = absolute.has_filename() ? absolute : absolute.parent_path();
+        auto tp = parse_partition_dir_name(partition.filename().string());
+        const fs::path log_dir = partition.parent_path();
+        if (!tp || !fs::exists(log_dir / kRecoveryPointCheckpoint))
+            return false;
+        auto cleaned = read_checkpoint(log_dir / "cleaner-offset-checkpoint");
+        return cleaned && !cleaned->contains(*tp);
+    }
+
     void dump_dir(const fs::path& dir) {
         dump_partition_metadata(dir);
         std::vector<fs::path> files;
@@ -343,6 +402,8 @@ struct Dumper {
         }
         std::sort(files.begin(), files.end());
         std::optional<int64_t> expected_base;
+        const bool gaps_allowed = !verify || !must_be_contiguous(dir);
+        fs::path previous;
         for (const auto& file : files) {
             if (verify && file.filename().string().ends_with(kLogSuffix)) {
                 auto base = parse_segment_file_name(file.filename().string(), kLogSuffix);
@@ -350,10 +411,17 @@ struct Dumper {
                     problem(file, "segment starts at " + std::to_string(*base) +
                                       " but the previous one ends before " +
                                       std::to_string(*expected_base));
+                if (base && expected_base && *base > *expected_base && !gaps_allowed)
+                    problem(previous, "ends at offset " + std::to_string(*expected_base) +
+                                          " but the next segment starts at " +
+                                          std::to_string(*base) + ": offsets " +
+                                          std::to_string(*expected_base) + ".." +
+                                          std::to_string(*base - 1) + " are missing");
                 int64_t next = -1;
                 dump_log(file, true, &next);
                 if (next >= 0)
                     expected_base = next;
+                previous = file;
                 continue;
             }
             dump_file(file);

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <charconv>
-#include <fstream>
 #include <thread>
 
 namespace skiff::storage {
@@ -79,6 +78,11 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
     // checkpoint falls back to the first segment's base offset.
     OffsetCheckpoint points = recovery_points ? *recovery_points : OffsetCheckpoint{};
     OffsetCheckpoint starts = log_starts ? *log_starts : OffsetCheckpoint{};
+    // The logs the cleaner has ever cleaned (its checkpoint, storage/cleaner): their segments
+    // may end before the next begins, which recovery must not take for lost data. An unreadable
+    // checkpoint counts as every log cleaned: cutting a compacted log would lose data.
+    // (The name is kCleanerOffsetCheckpoint of cleaner_manager.h, which includes this header.)
+    auto cleaned = read_checkpoint(log_dir / "cleaner-offset-checkpoint");
     bool clean = manager->recovered_cleanly_ && recovery_points.has_value();
     struct Job {
         TopicPartition tp;
@@ -142,7 +146,8 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
     for_each_in_parallel(jobs.size(), manager->recovery_threads_, [&](size_t i) {
         Job& job = jobs[i];
         auto log = PartitionLog::open(job.dir, manager->defaults_, manager->clock_, clean,
-                                      job.recovery_point, job.log_start_offset);
+                                      job.recovery_point, job.log_start_offset,
+                                      !cleaned || cleaned->contains(job.tp));
         if (!log) {
             job.error = log.error();
             return false;
@@ -161,8 +166,10 @@ Expected<std::unique_ptr<LogManager>, StorageError> LogManager::open(const fs::p
         manager->recovery_stats_.bytes_validated += st.bytes_validated;
         manager->logs_.emplace(job.tp, std::move(job.log));
     }
-    // Removed only now that every log is loaded: a crash from here on must be detected.
-    fs::remove(marker, ec);
+    // Removed only now that every log is loaded: a crash from here on must be detected. Durably:
+    // a marker back after a power cut would make the next start trust unflushed segments.
+    if (auto removed = remove_file_durably(marker); !removed)
+        return unexpected(removed.error());
     return manager;
 }
 
@@ -329,6 +336,8 @@ size_t LogManager::remove(const std::string& topic) {
         fs::rename(log->dir(), r.renamed_dir, ec);
         if (ec)  // still try to delete it in place
             r.renamed_dir = log->dir();
+        else  // a deleted topic must not come back after a power cut
+            (void)fsync_directory(log_dir_);
         r.log = std::move(log);
         removed.push_back(std::move(r));
     }
@@ -451,11 +460,9 @@ Expected<void, StorageError> LogManager::close() {
     auto written = checkpoint();
     if (!written)
         return written;
-    std::ofstream marker(log_dir_ / kCleanShutdownMarker);
-    if (!marker)
-        return unexpected(
-            StorageError{StorageErrc::io_error, "cannot write clean-shutdown marker"});
-    return {};
+    // After everything it vouches for is durable, and durable itself: lost, it only costs a full
+    // recovery, but written with the rest it is all the next start relies on.
+    return write_file_atomically(log_dir_ / kCleanShutdownMarker, "");
 }
 
 }  // namespace skiff::storage

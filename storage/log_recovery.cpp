@@ -4,6 +4,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "storage/durable_file.h"
 #include "storage/log_file.h"
 #include "storage/segment_names.h"
 #include "storage/transaction_index.h"
@@ -100,12 +101,17 @@ void remove_segment_files(const fs::path& dir, int64_t base) {
 
 Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig& config,
                                            bool clean_shutdown, int64_t recovery_point,
-                                           int64_t log_start_offset) {
+                                           int64_t log_start_offset, bool offsets_may_have_gaps) {
     std::error_code ec;
-    fs::create_directories(dir, ec);
+    const bool made = fs::create_directories(dir, ec);
     if (ec)
         return unexpected(
             StorageError{StorageErrc::io_error, "create " + dir.string() + ": " + ec.message()});
+    // A new partition's directory entry: without it every fsync inside the directory is for
+    // nothing after a power cut.
+    if (made && dir.has_parent_path())
+        if (auto synced = fsync_directory(dir.parent_path()); !synced)
+            return unexpected(synced.error());
     LoadedLog loaded;
     // First the cleaner's leftovers: .cleaned and .deleted files go, .swap files complete.
     std::vector<fs::path> swaps;
@@ -184,18 +190,35 @@ Expected<LoadedLog, StorageError> load_log(const fs::path& dir, const LogConfig&
             return unexpected(opened.error());
         ++loaded.stats.segments;
         if (opened->recovered) {
+            loaded.unsynced_from = std::min(loaded.unsynced_from, bases[i]);
             ++loaded.stats.segments_validated;
             loaded.stats.bytes_validated += opened->segment->size_bytes();
         }
         if (!opened->problem.empty())
             loaded.problems.push_back(opened->problem);
-        if (opened->truncated && !last) {
-            // Nothing after a torn batch can be trusted: it would leave a gap in the offsets.
+        // A segment that ends before the next one begins lost its tail (a power cut took the
+        // unflushed bytes of a segment rolled just before it, while the next one's file was
+        // already on disk): the later segments would leave a hole in the offsets, which a
+        // consumer at the first missing offset never gets past. Trusted segments end where the
+        // next begins by construction; a compacted log has gaps of its own.
+        const int64_t next = opened->segment->next_offset();
+        const bool hole = !last && !offsets_may_have_gaps && next < bases[i + 1];
+        if ((opened->truncated || hole) && !last) {
+            // Nothing after a torn batch or a hole can be kept: the log ends at the last valid
+            // offset + 1, as after a torn tail.
+            const std::string why = opened->truncated
+                                        ? "truncated segment " + std::to_string(bases[i])
+                                        : "segment " + std::to_string(bases[i]) +
+                                              ", which ends at offset " + std::to_string(next) +
+                                              " (offsets " + std::to_string(next) + ".." +
+                                              std::to_string(bases[i + 1] - 1) + " lost)";
             for (size_t j = i + 1; j < bases.size(); ++j) {
                 remove_segment_files(dir, bases[j]);
                 loaded.problems.push_back("deleted segment " + std::to_string(bases[j]) +
-                                          " after truncated segment " + std::to_string(bases[i]));
+                                          " after " + why);
             }
+            if (auto synced = fsync_directory(dir); !synced)
+                return unexpected(synced.error());
             opened->segment.reset();
             opened = LogSegment::open(dir, bases[i], config, true, false);  // reopen as active
             if (!opened)

@@ -139,6 +139,11 @@ Expected<std::unique_ptr<MappedIndex>, StorageError> MappedIndex::open(const fs:
     return index;
 }
 
+bool MappedIndex::entry_is_zero(size_t i) const {
+    const std::byte* e = entry(i);
+    return std::all_of(e, e + entry_size_, [](std::byte b) { return b == std::byte{0}; });
+}
+
 bool MappedIndex::back_up_to(size_t end) {
     // The preallocated file is sparse. A store into a hole of a full file system raises SIGBUS
     // (the kernel cannot allocate the page on fault), which would kill the broker on the first

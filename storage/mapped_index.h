@@ -49,6 +49,11 @@ class MappedIndex {
     bool is_full() const { return entries() >= capacity_; }
     const std::byte* entry(size_t i) const { return base_ + i * entry_size_; }
     const std::filesystem::path& path() const { return path_; }
+    // Bytes mapped: the file's size at open (a sealed index) or the preallocated size.
+    size_t mapped_bytes() const { return mapped_bytes_; }
+    // Whether entry i is all zero bytes (what a preallocated hole, or a page a power cut lost,
+    // reads as).
+    bool entry_is_zero(size_t i) const;
 
     // Appends one entry of entry_size() bytes; false when full, not writable or the file system
     // has no room for the entry's page.

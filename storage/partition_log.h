@@ -10,12 +10,19 @@
 // and never block the appender for longer than that copy.
 //
 // Durability (Kafka's recovery point): recovery_point() is the offset below which the log is
-// known to be on disk; after a crash only the segments from the one holding it are validated.
-// A roll seals the old active segment on the append path but does not flush it: it records that
-// everything below the new active segment's base offset is due (flush_pending()), and a
-// background thread calls flush_rolled(), which fsyncs those sealed segments and their indexes
-// and only then moves the recovery point to that base offset. flush() (a clean close,
-// log.flush.interval.*) flushes everything up to the log end under the append lock.
+// known to be on disk; after a crash only the segments from the one holding it are validated,
+// the ones below are trusted. A roll seals the old active segment on the append path (final
+// time index entry, indexes trimmed) but does not flush it: it records that everything below
+// the new active segment's base offset is due (flush_pending()), and a background thread calls
+// flush_rolled(), which fsyncs those sealed segments (.log, .index, .timeindex, .txnindex) and
+// the directory and only then moves the recovery point to that base offset. flush() (a clean
+// close, log.flush.interval.*) flushes everything up to the log end under the append lock.
+//
+// Whatever flushes first, a sealed segment is fsynced after its seal before the recovery point
+// may count it as trusted: with log.flush.interval.messages=1 the recovery point reaches the
+// roll's base offset before the roll (the last append flushed it), so the seal's index work
+// would otherwise never reach the disk, and after a power cut a zeroed 10 MiB index would be
+// trusted. sealed_synced_ tracks that, separately from the recovery point.
 #pragma once
 
 #include <algorithm>
@@ -107,7 +114,7 @@ class PartitionLog {
   public:
     static Expected<std::unique_ptr<PartitionLog>, StorageError> open(
         std::filesystem::path dir, LogConfig config, Clock clock = {}, bool clean_shutdown = false,
-        int64_t recovery_point = 0, int64_t log_start_offset = 0);
+        int64_t recovery_point = 0, int64_t log_start_offset = 0, bool cleaned_before = false);
 
     // `batches` holds one or more validated v2 batches back to back; `summaries` one per batch.
     // All-or-nothing. Batches with a producer id go through the idempotence checks of
@@ -157,8 +164,12 @@ class PartitionLog {
     const RecoveryStats& recovery_stats() const { return recovery_stats_; }
 
     Expected<void, StorageError> flush();
-    // True when sealed segments above the recovery point wait for flush_rolled().
-    bool flush_pending() const { return flush_upto_.load() > recovery_point_.load(); }
+    // True when sealed segments wait for flush_rolled(): above the recovery point, or below it
+    // with their seal (or an index rebuilt at open) not yet fsynced.
+    bool flush_pending() const {
+        const int64_t due = flush_upto_.load();
+        return due > recovery_point_.load() || due > sealed_synced_.load();
+    }
     // The background half of a roll (Kafka's flushUptoOffsetExclusive): fsyncs every sealed
     // segment below the base offset of the newest roll, its indexes and the directory, then
     // moves the recovery point there. Never takes the append lock, so appends go on meanwhile.
@@ -218,7 +229,12 @@ class PartitionLog {
     Expected<void, StorageError> flush_locked();
     // The recovery point only grows: flush_rolled and flush_locked race to move it.
     void advance_recovery_point(int64_t offset);
-    void sync_dir() const;  // the directory entries of segment files
+    static void advance(std::atomic<int64_t>& mark, int64_t offset);
+    // The directory entries of segment files (created by a roll, removed by retention).
+    Expected<void, StorageError> sync_dir() const;
+    // Where flushing must start: the segment holding the recovery point, or an older sealed
+    // segment whose seal is not yet on disk.
+    int64_t flush_start() const { return std::min(recovery_point_.load(), sealed_synced_.load()); }
     // Newest snapshot at or below the log end, then the batch headers after it (open only).
     void load_producer_state();
     void write_producer_snapshot_at(int64_t offset);  // call with append_mutex_ held
@@ -244,6 +260,8 @@ class PartitionLog {
     std::atomic<int64_t> recovery_point_{0};
     // Everything below this is sealed and due for flush_rolled(); set by roll.
     std::atomic<int64_t> flush_upto_{0};
+    // Every sealed segment below this was fsynced after it was sealed (only grows).
+    std::atomic<int64_t> sealed_synced_{0};
     std::mutex flush_mutex_;  // one flush_rolled at a time
     // Appender only (append_mutex_).
     int64_t unflushed_messages_ = 0;

@@ -9,6 +9,7 @@
 
 #include "protocol/crc32c.h"
 #include "storage/big_endian.h"
+#include "storage/durable_file.h"
 #include "storage/segment_names.h"
 
 namespace skiff::storage {
@@ -55,28 +56,12 @@ Expected<void, StorageError> write_producer_snapshot(const fs::path& dir, int64_
     store_be<uint32_t>(bytes.data() + 2, protocol::crc32c(std::span(bytes).subspan(6)));
 
     const fs::path target = snapshot_path(dir, offset);
-    const fs::path tmp = fs::path(target.string() + ".tmp");
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return unexpected(errno_error(errno, "create " + tmp.string()));
-    size_t done = 0;
-    while (done < bytes.size()) {
-        ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            int err = errno;
-            ::close(fd);
-            return unexpected(errno_error(err, "write " + tmp.string()));
-        }
-        done += static_cast<size_t>(n);
-    }
-    if (::fsync(fd) != 0) {
-        int err = errno;
-        ::close(fd);
-        return unexpected(errno_error(err, "fsync " + tmp.string()));
-    }
-    ::close(fd);
-    if (::rename(tmp.c_str(), target.c_str()) != 0)
-        return unexpected(errno_error(errno, "rename " + tmp.string()));
+    // A snapshot that vanished or came back torn after a power cut costs only a longer replay,
+    // but one renamed into place unsynced could hold zeros that pass for a valid empty header.
+    auto written = write_file_atomically(
+        target, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    if (!written)
+        return unexpected(written.error());
     return {};
 }
 

@@ -30,7 +30,7 @@ namespace skiff::storage {
 
 inline constexpr const char* kSnapshotSuffix = ".snapshot";
 
-// Writes atomically (temporary file, fsync, rename).
+// Writes with write_file_atomically (durable_file.h).
 Expected<void, StorageError> write_producer_snapshot(const std::filesystem::path& dir,
                                                      int64_t offset,
                                                      const ProducerState::Entries& entries);

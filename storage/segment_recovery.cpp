@@ -39,6 +39,22 @@ std::string quick_index_problem(const OffsetIndex& oi, const TimeIndex& ti, int6
     return {};
 }
 
+// What a power cut can leave of a sealed segment's index when its seal never reached the disk
+// (before the sealed segment was fsynced after its roll, or with it lost): the preallocated file
+// untrimmed, its entries zero, or trimmed with zeros where the entries were. Any of these
+// would otherwise be trusted: a zeroed time index reads as max timestamp 0, which retention
+// deletes at once. Constant time: the file size and the first and last entries. Empty when
+// none applies.
+std::string sealed_index_problem(const MappedIndex& f, size_t entries) {
+    if (f.mapped_bytes() != entries * f.entry_size())
+        return f.path().string() + ": not trimmed (" + std::to_string(f.mapped_bytes()) +
+               " bytes, " + std::to_string(entries) +
+               " entries): the segment's seal never reached the disk";
+    if (entries > 0 && (f.entry_is_zero(0) || f.entry_is_zero(entries - 1)))
+        return f.path().string() + ": all-zero entry (lost with the page cache?)";
+    return {};
+}
+
 }  // namespace
 
 Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const LogConfig& config,
@@ -56,6 +72,19 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
     time_index_ = std::make_unique<TimeIndex>(std::move(*ti), base_offset_);
 
     const int64_t size = size_bytes();
+    if (!active) {
+        if (auto problem = sealed_index_problem(offset_index_->file(), offset_index_->entries());
+            !problem.empty())
+            return problem;
+        if (auto problem = sealed_index_problem(time_index_->file(), time_index_->entries());
+            !problem.empty())
+            return problem;
+        // Both get entries at the same moments (a time index entry whenever the max timestamp
+        // grew): an empty time index beside offset index entries lost its content.
+        if (offset_index_->entries() > 0 && time_index_->entries() == 0)
+            return time_index_->file().path().string() +
+                   ": empty while the offset index has entries";
+    }
     if (next_base && !active) {
         // A trusted sealed segment: offsets are contiguous across segments, so it ends where the
         // next one begins, and sealing left its max timestamp as the last time index entry.

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "storage/checkpoint_file.h"
+#include "storage/durable_file.h"
 
 namespace skiff::broker::security {
 

@@ -1,14 +1,10 @@
 #include "broker/security/credential_store.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "storage/durable_file.h"
 
 namespace skiff::broker::security {
 namespace {
@@ -19,24 +15,8 @@ constexpr const char* kCredentialFileHeader =
     "# skiff SCRAM credentials: salted and hashed, never passwords. Written by `skiff user`;\n"
     "# do not edit: a file that does not parse is refused.\n";
 
-CredentialStoreError credential_io_error(const std::string& what, int err) {
-    return CredentialStoreError{what + ": " + std::strerror(err)};
-}
-
-Expected<void, CredentialStoreError> credential_fsync_path(const fs::path& path, int flags) {
-    const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-    if (fd < 0)
-        return unexpected(credential_io_error("open " + path.string(), errno));
-    const int rc = ::fsync(fd);
-    const int err = errno;
-    ::close(fd);
-    if (rc != 0)
-        return unexpected(credential_io_error("fsync " + path.string(), err));
-    return {};
-}
-
-// Like storage's write_file_atomically, but the file holds secrets: created afresh with mode
-// 0600 whatever the umask, never readable by others even for a moment.
+// Through storage's write_file_atomically, created afresh with mode 0600: the file holds
+// secrets, never readable by others even for a moment.
 Expected<void, CredentialStoreError> write_credentials_atomically(const fs::path& file,
                                                                   const std::string& text) {
     std::error_code ec;
@@ -44,36 +24,9 @@ Expected<void, CredentialStoreError> write_credentials_atomically(const fs::path
     if (ec)
         return unexpected(CredentialStoreError{"create directory " + file.parent_path().string() +
                                                ": " + ec.message()});
-    fs::path tmp = file;
-    tmp += ".tmp";
-    if (::unlink(tmp.c_str()) != 0 && errno != ENOENT)
-        return unexpected(credential_io_error("remove " + tmp.string(), errno));
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return unexpected(credential_io_error("create " + tmp.string(), errno));
-    size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = n < 0 ? errno : EIO;
-            ::close(fd);
-            return unexpected(credential_io_error("write " + tmp.string(), err));
-        }
-        written += static_cast<size_t>(n);
-    }
-    if (::fsync(fd) != 0) {
-        const int err = errno;
-        ::close(fd);
-        return unexpected(credential_io_error("fsync " + tmp.string(), err));
-    }
-    if (::close(fd) != 0)
-        return unexpected(credential_io_error("close " + tmp.string(), errno));
-    if (::rename(tmp.c_str(), file.c_str()) != 0)
-        return unexpected(credential_io_error("rename " + tmp.string(), errno));
-    return credential_fsync_path(file.parent_path().empty() ? fs::path(".") : file.parent_path(),
-                                 O_RDONLY | O_DIRECTORY);
+    if (auto written = storage::write_file_atomically(file, text, 0600); !written)
+        return unexpected(CredentialStoreError{written.error().message});
+    return {};
 }
 
 std::vector<std::string_view> credential_line_fields(std::string_view line) {

@@ -7,7 +7,7 @@
 #include "broker/topics/topic_config.h"
 #include "config/properties.h"
 #include "config/settings.h"
-#include "storage/checkpoint_file.h"
+#include "storage/durable_file.h"
 
 namespace skiff::broker {
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include "config/settings.h"
 #include "config/value_syntax.h"
 #include "protocol/compression/compression.h"
-#include "storage/checkpoint_file.h"
+#include "storage/durable_file.h"
 
 namespace skiff::broker {
 

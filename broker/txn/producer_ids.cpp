@@ -1,12 +1,11 @@
 #include "broker/txn/producer_ids.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <charconv>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "storage/durable_file.h"
 
 namespace skiff::broker {
 
@@ -32,15 +31,10 @@ int64_t read_block_start(const fs::path& file) {
 }
 
 bool write_block_start(const fs::path& file, int64_t value) {
-    const fs::path tmp = fs::path(file.string() + ".tmp");
-    std::string text = std::string(kKey) + std::to_string(value) + "\n";
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return false;
-    bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-              ::fsync(fd) == 0;
-    ::close(fd);
-    return ok && ::rename(tmp.c_str(), file.c_str()) == 0;
+    // Durable before any id of the block is handed out: a block that came back older after a
+    // power cut would issue the same producer ids twice.
+    return storage::write_file_atomically(file, std::string(kKey) + std::to_string(value) + "\n")
+        .has_value();
 }
 
 }  // namespace
