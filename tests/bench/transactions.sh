@@ -46,6 +46,9 @@ start_broker() {
     skiff_start "$skiff_bin" "$tmp/data" "$tmp/skiff.log"
     addr=$skiff_addr
   else
+    # Emptied here: the poll below could otherwise read the previous peer's address before the
+    # new peer's redirection truncates the file.
+    : >"$tmp/peer.out"
     "$peer" t-false t-true >"$tmp/peer.out" 2>"$tmp/peer.err" &
     skiff_pid=$!
     for _ in $(seq 100); do [ -s "$tmp/peer.out" ] && break; sleep 0.1; done
