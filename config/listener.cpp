@@ -249,22 +249,26 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
     return {};
 }
 
-std::vector<std::string> split_comma_list(std::string_view value) {
+std::vector<std::string> split_list(std::string_view value, char separator) {
     std::vector<std::string> out;
     while (true) {
-        const size_t comma = value.find(',');
-        std::string_view item = value.substr(0, comma);
+        const size_t end = value.find(separator);
+        std::string_view item = value.substr(0, end);
         while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
             item.remove_prefix(1);
         while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
             item.remove_suffix(1);
         if (!item.empty())
             out.emplace_back(item);
-        if (comma == std::string_view::npos)
+        if (end == std::string_view::npos)
             break;
-        value.remove_prefix(comma + 1);
+        value.remove_prefix(end + 1);
     }
     return out;
+}
+
+std::vector<std::string> split_comma_list(std::string_view value) {
+    return split_list(value, ',');
 }
 
 std::optional<std::string> sasl_mechanisms_problem(std::string_view value) {

@@ -75,8 +75,10 @@ Expected<void, std::string> check_listener_protocols(const std::vector<Listener>
 // sasl.enabled.mechanisms: nullopt when `value` names only mechanisms skiff serves (PLAIN,
 // SCRAM-SHA-256, SCRAM-SHA-512; case as Kafka writes them), at least one; else why not.
 std::optional<std::string> sasl_mechanisms_problem(std::string_view value);
-// The items of a comma-separated setting (sasl.enabled.mechanisms, ssl.enabled.protocols,
-// ssl.cipher.suites), in order, whitespace trimmed, empty items dropped.
+// The items of a setting separated by `separator` (super.users uses ';'), in order, spaces and
+// tabs around them trimmed, empty items dropped.
+std::vector<std::string> split_list(std::string_view value, char separator);
+// split_list with ',' (sasl.enabled.mechanisms, ssl.enabled.protocols, ssl.cipher.suites).
 std::vector<std::string> split_comma_list(std::string_view value);
 
 // What each listener advertises, one entry per listener in `listeners` order: the entry of

@@ -124,19 +124,10 @@ std::optional<std::string> check_sasl_mechanisms(std::string_view value) {
 
 // Principals separated by semicolons, each TYPE:name (Kafka's KafkaPrincipal syntax).
 std::optional<std::string> check_super_users(std::string_view value) {
-    while (!value.empty()) {
-        const auto semicolon = value.find(';');
-        auto entry = value.substr(0, semicolon);
-        while (!entry.empty() && (entry.front() == ' ' || entry.front() == '\t'))
-            entry.remove_prefix(1);
-        while (!entry.empty() && (entry.back() == ' ' || entry.back() == '\t'))
-            entry.remove_suffix(1);
+    for (const auto& entry : split_list(value, ';')) {
         const auto colon = entry.find(':');
-        if (!entry.empty() && (colon == std::string_view::npos || colon == 0))
+        if (colon == std::string::npos || colon == 0)
             return "expected principals such as User:admin separated by semicolons";
-        if (semicolon == std::string_view::npos)
-            break;
-        value.remove_prefix(semicolon + 1);
     }
     return std::nullopt;
 }

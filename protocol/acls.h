@@ -20,10 +20,10 @@ namespace skiff::protocol {
 
 inline constexpr int8_t kAclPatternTypeLiteral = 3;
 
-// --- DescribeAcls (29) ---
-
-struct DescribeAclsRequest {
-    static constexpr ApiKey api_key = ApiKey::describe_acls;
+// A filter over ACL bindings: a DescribeAcls request is one, a DeleteAcls request a list of
+// them, with the same fields in the same order (Kafka's DescribeAclsRequest.json and the
+// DeleteAclsFilter of DeleteAclsRequest.json).
+struct AclFilter {
     int8_t resource_type_filter = 0;
     std::optional<std::string> resource_name_filter;
     int8_t pattern_type_filter = kAclPatternTypeLiteral;
@@ -42,6 +42,14 @@ struct DescribeAclsRequest {
         v.field("operation", m.operation, since(0));
         v.field("permission_type", m.permission_type, since(0));
     }
+};
+
+// --- DescribeAcls (29) ---
+
+// The filter's fields are the request's own (not a nested struct, which would carry its own
+// tagged fields in the flexible versions): AclFilter::describe is inherited.
+struct DescribeAclsRequest : AclFilter {
+    static constexpr ApiKey api_key = ApiKey::describe_acls;
 };
 
 struct AclDescription {
@@ -148,30 +156,9 @@ struct CreateAclsResponse {
 
 // --- DeleteAcls (31) ---
 
-struct DeleteAclsFilter {
-    int8_t resource_type_filter = 0;
-    std::optional<std::string> resource_name_filter;
-    int8_t pattern_type_filter = kAclPatternTypeLiteral;
-    std::optional<std::string> principal_filter;
-    std::optional<std::string> host_filter;
-    int8_t operation = 0;
-    int8_t permission_type = 0;
-
-    template <class V, class Self>
-    static void describe(V& v, Self& m) {
-        v.field("resource_type_filter", m.resource_type_filter, since(0));
-        v.field("resource_name_filter", m.resource_name_filter, since(0), nullable(since(0)));
-        v.field("pattern_type_filter", m.pattern_type_filter, since(1));
-        v.field("principal_filter", m.principal_filter, since(0), nullable(since(0)));
-        v.field("host_filter", m.host_filter, since(0), nullable(since(0)));
-        v.field("operation", m.operation, since(0));
-        v.field("permission_type", m.permission_type, since(0));
-    }
-};
-
 struct DeleteAclsRequest {
     static constexpr ApiKey api_key = ApiKey::delete_acls;
-    std::vector<DeleteAclsFilter> filters;
+    std::vector<AclFilter> filters;
 
     template <class V, class Self>
     static void describe(V& v, Self& m) {

@@ -3,14 +3,28 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "broker/security/acl.h"
 #include "protocol/acls.h"
 
 namespace skiff::broker {
 
-// Kafka's answer to the ACL APIs when no authorizer is configured (SECURITY_DISABLED).
+// Kafka's answer to the ACL APIs when no authorizer is configured: SECURITY_DISABLED with this
+// message, on the DescribeAcls response itself and on every CreateAcls and DeleteAcls result.
 inline constexpr const char* kNoAuthorizerMessage = "No Authorizer is configured.";
+
+template <class Answer>
+void answer_security_disabled(Answer& answer) {
+    answer.error_code = protocol::ErrorCode::security_disabled;
+    answer.error_message = kNoAuthorizerMessage;
+}
+
+template <class Result>
+void answer_security_disabled(std::vector<Result>& results) {
+    for (auto& r : results)
+        answer_security_disabled(r);
+}
 
 inline security::AclBinding acl_binding_from_wire(const protocol::CreatableAcl& c) {
     security::AclBinding b;
@@ -24,8 +38,8 @@ inline security::AclBinding acl_binding_from_wire(const protocol::CreatableAcl& 
     return b;
 }
 
-template <class WireFilter>
-security::AclBindingFilter acl_filter_from_wire(const WireFilter& w, int16_t version) {
+inline security::AclBindingFilter acl_filter_from_wire(const protocol::AclFilter& w,
+                                                       int16_t version) {
     security::AclBindingFilter f;
     f.resource_type = security::resource_type_from_code(w.resource_type_filter);
     f.resource_name = w.resource_name_filter;

@@ -18,10 +18,7 @@ asio::awaitable<protocol::CreateAclsResponse> handle_create_acls(
     resp.results.resize(req.creations.size());
     auto* authorizer = ctx.broker.authorizer();
     if (!authorizer) {
-        for (auto& r : resp.results) {
-            r.error_code = protocol::ErrorCode::security_disabled;
-            r.error_message = kNoAuthorizerMessage;
-        }
+        answer_security_disabled(resp.results);
         co_return resp;
     }
     // ALTER on the cluster (Kafka's AclApis), else CLUSTER_AUTHORIZATION_FAILED per creation.

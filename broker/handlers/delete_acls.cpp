@@ -18,10 +18,7 @@ asio::awaitable<protocol::DeleteAclsResponse> handle_delete_acls(
     resp.filter_results.resize(req.filters.size());
     auto* authorizer = ctx.broker.authorizer();
     if (!authorizer) {
-        for (auto& r : resp.filter_results) {
-            r.error_code = protocol::ErrorCode::security_disabled;
-            r.error_message = kNoAuthorizerMessage;
-        }
+        answer_security_disabled(resp.filter_results);
         co_return resp;
     }
     // ALTER on the cluster (Kafka's AclApis), else CLUSTER_AUTHORIZATION_FAILED per filter.

@@ -13,8 +13,7 @@ asio::awaitable<protocol::DescribeAclsResponse> handle_describe_acls(
     protocol::DescribeAclsResponse resp;
     auto* authorizer = ctx.broker.authorizer();
     if (!authorizer) {
-        resp.error_code = protocol::ErrorCode::security_disabled;
-        resp.error_message = kNoAuthorizerMessage;
+        answer_security_disabled(resp);
         co_return resp;
     }
     // DESCRIBE on the cluster (Kafka's AclApis), else CLUSTER_AUTHORIZATION_FAILED.

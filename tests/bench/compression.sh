@@ -25,23 +25,16 @@ values=${3:-text}
 build=${BENCH_BUILD_DIR:-$root/build-bench}
 size=1024
 cases=(producer lz4 zstd uncompressed)
-. "$root/tests/bench/skiff_address.sh"
-log() { printf '[compression %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" compression
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target skiff bench_client -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
-  || { tail -40 "$build/bench-build.log" >&2; exit 1; }
+bench_build bench-build.log skiff bench_client
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 
 tmp=$(mktemp -d /tmp/skiff-compression.XXXXXX)
 skiff_pid=''
 stop_skiff() {
-  [ -n "$skiff_pid" ] || return 0
-  kill -TERM "$skiff_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$skiff_pid" 2>/dev/null || true
-  wait "$skiff_pid" 2>/dev/null || true
+  stop_process "$skiff_pid"
   skiff_pid=''
   rm -rf "$tmp/data"
 }
@@ -52,11 +45,8 @@ raw=$tmp/raw.txt
 : >"$raw"
 for r in $(seq "$rounds"); do
   for c in "${cases[@]}"; do
-    "$skiff_bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
-      --override "compression.type=$c" >"$tmp/skiff.log" 2>&1 &
-    skiff_pid=$!
-    addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
-    line=$(timeout 180 "$client" produce --bootstrap "$addr" --broker-pid "$skiff_pid" \
+    skiff_start "$skiff_bin" "$tmp/data" "$tmp/skiff.log" --override "compression.type=$c"
+    line=$(timeout 180 "$client" produce --bootstrap "$skiff_addr" --broker-pid "$skiff_pid" \
       --topic "t-$c" --size "$size" --acks 1 --max-bytes 2000000000 --seconds "$seconds" \
       --compression lz4 --values "$values" | grep '^result ') || { log "$c failed"; exit 1; }
     stored=$(du -sk "$tmp/data" | cut -f1)
@@ -65,16 +55,14 @@ for r in $(seq "$rounds"); do
   done
 done
 
-/usr/bin/python3 - "$raw" "${cases[@]}" <<'PY'
-import re, statistics, sys
-raw, cases = sys.argv[1], sys.argv[2:]
-rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(raw)]
+bench_summary "$raw" "${cases[@]}" <<'PY'
+cases = args
 print("\n| topic compression.type (producer sends lz4) | value MB/s | broker CPU s per GB | "
       "stored bytes per value byte |")
 print("|---|---|---|---|")
 for c in cases:
     rs = [r for r in rows if r["case"] == c]
-    mbps = statistics.median(float(r["mb_per_s"]) for r in rs)
+    mbps = med(rs, "mb_per_s")
     cpu = statistics.median(float(r["broker_cpu_s"]) / (float(r["bytes"]) / 1e9) for r in rs)
     ratio = statistics.median(int(r["stored_kib"]) * 1024 / float(r["bytes"]) for r in rs)
     print("| `%s` | %.0f | %.2f | %.3f |" % (c, mbps, cpu, ratio))

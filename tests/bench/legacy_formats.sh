@@ -16,11 +16,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 n=${1:-50000}
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-if [ ! -f "$build/build.ninja" ]; then
-    [ -f /work/ccache.env ] && . /work/ccache.env
-    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$build" -j2 --target legacy_formats_bench skiff >/dev/null
+. "$root/tests/bench/common.sh" legacy-formats
+bench_build legacy-formats-build.log legacy_formats_bench skiff
 echo "== conversion functions (1000 messages per set) =="
 "$build/tests/bench/legacy_formats_bench" 1000
 echo

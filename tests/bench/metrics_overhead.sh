@@ -20,12 +20,9 @@ cd "$root"
 rounds=${1:-5}
 seconds=${2:-3}
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-. "$root/tests/bench/skiff_address.sh"
-log() { printf '[metrics-overhead %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" metrics-overhead
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target skiff bench_client -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
-  || { tail -40 "$build/bench-build.log" >&2; exit 1; }
+bench_build bench-build.log skiff bench_client
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 command -v curl >/dev/null || { log "needs curl"; exit 1; }
@@ -36,10 +33,7 @@ stop_skiff() {
   [ -n "$scraper_pid" ] && { kill "$scraper_pid" 2>/dev/null || true; wait "$scraper_pid" 2>/dev/null || true; }
   scraper_pid=''
   [ -n "$skiff_pid" ] || return 0
-  kill -TERM "$skiff_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$skiff_pid" 2>/dev/null || true
-  wait "$skiff_pid" 2>/dev/null || true
+  stop_process "$skiff_pid"
   skiff_pid=''
   rm -rf "$tmp/data"
 }
@@ -51,10 +45,8 @@ start_skiff() {
   local listener='' bin=$skiff_bin setting=()
   [ "$1" = scraped ] && listener=HTTP://127.0.0.1:0
   if [ "$1" = before ]; then bin=$BASELINE_SKIFF; else setting=(--override "metrics.listener=$listener"); fi
-  "$bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
-    "${setting[@]}" >"$tmp/skiff.log" 2>&1 &
-  skiff_pid=$!
-  addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
+  skiff_start "$bin" "$tmp/data" "$tmp/skiff.log" "${setting[@]}"
+  addr=$skiff_addr
   if [ "$1" = scraped ]; then
     local url
     url=$(grep -o 'metrics on http://[0-9.:]*/metrics' "$tmp/skiff.log" | sed 's/metrics on //')
@@ -87,10 +79,7 @@ for r in $(seq "$rounds"); do
   done
 done
 
-/usr/bin/python3 - "$raw" <<'PY'
-import re, statistics, sys
-rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
-med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
+bench_summary "$raw" <<'PY'
 before = any(r["metrics"] == "before" for r in rows)
 modes = (["before"] if before else []) + ["off", "scraped"]
 names = {"before": "before the metrics", "off": "endpoint off", "scraped": "scraped every second"}

@@ -27,12 +27,11 @@ case $workload in
 esac
 
 data=$(mktemp -d /tmp/skiff-profile-data.XXXXXX)
-"$build/broker/skiff" --override "log.dirs=$data/d" --override listeners=PLAINTEXT://127.0.0.1:0 \
-  >"$out/skiff.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$data"' EXIT
-. "$root/tests/bench/skiff_address.sh"
-addr=$(skiff_address "$out/skiff.log" "$pid") || exit 1
+skiff_pid=''
+trap 'stop_process "$skiff_pid"; rm -rf "$data"' EXIT
+. "$root/tests/bench/common.sh" profile
+skiff_start "$build/broker/skiff" "$data/d" "$out/skiff.log"
+pid=$skiff_pid addr=$skiff_addr
 
 topic=profile
 if [ "${workload%%-*}" = consume ]; then  # 4 MiB of values, read in passes as run.sh does

@@ -31,12 +31,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-log() { printf '[restart %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" restart
 if [ -z "$skiff_bin" ] || [ ! -x "$build/tests/bench/bench_client" ]; then
   log "building Release in $build"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" --target skiff bench_client -- -j2 >"$build/restart-build.log" 2>&1 ||
-    { tail -40 "$build/restart-build.log" >&2; exit 1; }
+  bench_build restart-build.log skiff bench_client
 fi
 skiff_bin=${skiff_bin:-$build/broker/skiff}
 client=$build/tests/bench/bench_client

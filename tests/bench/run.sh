@@ -32,14 +32,11 @@ fi
 consume_bytes=$((4 * 1024 * 1024))
 sizes=(100 1024 65536)
 
-. "$root/tests/bench/skiff_address.sh"
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" bench
 
 # --- build -----------------------------------------------------------------------------------
 log "building Release in $build"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target skiff bench_client mock_peer machine_limits -- -j"$(nproc)" \
-  >"$build/bench-build.log" 2>&1 || { tail -40 "$build/bench-build.log" >&2; exit 1; }
+bench_build bench-build.log skiff bench_client mock_peer machine_limits
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 for f in "$skiff_bin" "$client" "$build/tests/bench/mock_peer" "$build/tests/bench/machine_limits"; do
@@ -61,11 +58,8 @@ shm_tmp=''
 [ -d /dev/shm ] && [ -w /dev/shm ] && shm_tmp=$(mktemp -d /dev/shm/skiff-bench.XXXXXX)
 skiff_pid='' peer_pid=''
 cleanup() {
-  for p in $skiff_pid $peer_pid; do kill -TERM "$p" 2>/dev/null || true; done
-  for p in $skiff_pid $peer_pid; do
-    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$p" 2>/dev/null || true
-  done
+  stop_process "$skiff_pid"
+  stop_process "$peer_pid"
   rm -rf "$tmp" "$shm_tmp"
 }
 trap cleanup EXIT
@@ -88,19 +82,12 @@ skiff_gen=0
 skiff_data=''
 start_skiff() {
   if [ -n "$skiff_pid" ]; then
-    kill -TERM "$skiff_pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$skiff_pid" 2>/dev/null || true
-    wait "$skiff_pid" 2>/dev/null || true
+    stop_process "$skiff_pid"
     rm -rf "$skiff_data"
   fi
   skiff_data=${1:-$tmp/skiff-data}
   skiff_gen=$((skiff_gen + 1))
-  local log_file=$tmp/skiff-$skiff_gen.log
-  "$skiff_bin" --override "log.dirs=$skiff_data" --override listeners=PLAINTEXT://127.0.0.1:0 \
-    >"$log_file" 2>&1 &
-  skiff_pid=$!
-  skiff_addr=$(skiff_address "$log_file" "$skiff_pid") || exit 1
+  skiff_start "$skiff_bin" "$skiff_data" "$tmp/skiff-$skiff_gen.log"
 }
 
 "$build/tests/bench/mock_peer" "${topics[@]}" >"$tmp/peer.out" 2>"$tmp/peer.err" &

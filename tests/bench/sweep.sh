@@ -50,24 +50,19 @@ fi
 out_dir=${out_dir:-$root/tests/bench}
 produce_max=400000000
 
-. "$root/tests/bench/skiff_address.sh"
-log() { printf '[sweep %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" sweep
 
 log "building Release in $build"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-nice -n 10 cmake --build "$build" --target skiff bench_client mock_peer -- -j"$(nproc)" \
-  >"$build/sweep-build.log" 2>&1 || { tail -40 "$build/sweep-build.log" >&2; exit 1; }
+bench_build --nice sweep-build.log skiff bench_client mock_peer
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 
 tmp=$(mktemp -d /tmp/skiff-sweep.XXXXXX)
 skiff_pid='' peer_pid='' perf_pid=''
 cleanup() {
-  for p in $perf_pid $skiff_pid $peer_pid; do kill -TERM "$p" 2>/dev/null || true; done
-  for p in $perf_pid $skiff_pid $peer_pid; do
-    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$p" 2>/dev/null || true
-  done
+  stop_process "$perf_pid"
+  stop_process "$skiff_pid"
+  stop_process "$peer_pid"
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -89,18 +84,12 @@ skiff_gen=0
 skiff_data=$tmp/skiff-data
 start_skiff() {
   if [ -n "$skiff_pid" ]; then
-    kill -TERM "$skiff_pid" 2>/dev/null || true
-    for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$skiff_pid" 2>/dev/null || true
-    wait "$skiff_pid" 2>/dev/null || true
+    stop_process "$skiff_pid"
     rm -rf "$skiff_data"
   fi
   skiff_gen=$((skiff_gen + 1))
-  local log_file=$tmp/skiff-$skiff_gen.log
-  "$skiff_bin" --override "log.dirs=$skiff_data" --override listeners=PLAINTEXT://127.0.0.1:0 \
-    --override "num.partitions=$1" >"$log_file" 2>&1 &
-  skiff_pid=$!
-  skiff_addr=$(skiff_address "$log_file" "$skiff_pid") || exit 1
+  skiff_start "$skiff_bin" "$skiff_data" "$tmp/skiff-$skiff_gen.log" \
+    --override "num.partitions=$1"
 }
 
 peer_addr=''

@@ -18,21 +18,16 @@ cd "$root"
 rounds=${1:-5}
 seconds=${2:-3}
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-log() { printf '[tls %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" tls
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target skiff bench_client -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
-  || { tail -40 "$build/bench-build.log" >&2; exit 1; }
+bench_build bench-build.log skiff bench_client
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 
 tmp=$(mktemp -d /tmp/skiff-tls-bench.XXXXXX)
 skiff_pid=''
 cleanup() {
-  if [ -n "$skiff_pid" ]; then
-    kill -TERM "$skiff_pid" 2>/dev/null || true
-    wait "$skiff_pid" 2>/dev/null || true
-  fi
+  stop_process "$skiff_pid"
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -109,16 +104,13 @@ for r in $(seq "$rounds"); do
   done
 done
 
-/usr/bin/python3 - "$tmp/raw.txt" <<'PY'
-import re, statistics, sys
-rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
-def med(case, protocol, key):
-    return statistics.median(float(r[key]) for r in rows
-                             if r["case"] == case and r["protocol"] == protocol)
+bench_summary "$tmp/raw.txt" <<'PY'
+def med_of(case, protocol, key):
+    return med([r for r in rows if r["case"] == case and r["protocol"] == protocol], key)
 print("\n| workload | PLAINTEXT MB/s | SSL MB/s | SSL / PLAINTEXT | broker CPU s per GB, PLAINTEXT | SSL |")
 print("|---|---|---|---|---|---|")
 for case in ("produce-1024", "produce-65536", "consume-1024", "consume-65536"):
-    plain, tls = med(case, "PLAINTEXT", "mb_per_s"), med(case, "SSL", "mb_per_s")
+    plain, tls = med_of(case, "PLAINTEXT", "mb_per_s"), med_of(case, "SSL", "mb_per_s")
     cpu = [statistics.median(float(r["broker_cpu_s"]) / (float(r["bytes"]) / 1e9) for r in rows
                              if r["case"] == case and r["protocol"] == p)
            for p in ("PLAINTEXT", "SSL")]
@@ -127,7 +119,7 @@ print("\n| connection set-up | per second | broker CPU ms per connection |")
 print("|---|---|---|")
 for p in ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"):
     rs = [r for r in rows if r["case"] == "connect" and r["protocol"] == p]
-    per_s = statistics.median(float(r["per_s"]) for r in rs)
+    per_s = med(rs, "per_s")
     ms = statistics.median(1000 * float(r["broker_cpu_s"]) / float(r["connects"]) for r in rs)
     label = p + (" + SCRAM-SHA-256" if p.startswith("SASL") else "")
     print("| %s | %.1f | %.2f |" % (label, per_s, ms))

@@ -19,12 +19,9 @@ cd "$root"
 rounds=${1:-5}
 seconds=${2:-5}
 build=${BENCH_BUILD_DIR:-$root/build-bench}
-. "$root/tests/bench/skiff_address.sh"
-log() { printf '[transactions %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+. "$root/tests/bench/common.sh" transactions
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target skiff bench_client mock_peer -- -j"$(nproc)" >"$build/bench-build.log" 2>&1 \
-  || { tail -40 "$build/bench-build.log" >&2; exit 1; }
+bench_build bench-build.log skiff bench_client mock_peer
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 peer=$build/tests/bench/mock_peer
@@ -32,11 +29,7 @@ peer=$build/tests/bench/mock_peer
 tmp=$(mktemp -d /tmp/skiff-transactions.XXXXXX)
 skiff_pid=''
 stop_skiff() {
-  [ -n "$skiff_pid" ] || return 0
-  kill -TERM "$skiff_pid" 2>/dev/null || true
-  for _ in $(seq 100); do kill -0 "$skiff_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$skiff_pid" 2>/dev/null || true
-  wait "$skiff_pid" 2>/dev/null || true
+  stop_process "$skiff_pid"
   skiff_pid=''
   rm -rf "$tmp/data"
 }
@@ -46,14 +39,16 @@ trap 'exit 130' INT TERM
 raw=$tmp/raw.txt
 : >"$raw"
 cadences=("100ms:--commit-ms 100 --commit-msgs 1000000000" "1000msgs:--commit-ms 1000000 --commit-msgs 1000")
-# start_broker skiff|peer: sets addr (and broker_pid) for one run; stop_skiff stops either.
+# start_broker skiff|peer: sets addr and skiff_pid (the peer's, for it) for one run; stop_skiff
+# stops either.
 start_broker() {
   if [ "$1" = skiff ]; then
-    "$skiff_bin" --override "log.dirs=$tmp/data" --override listeners=PLAINTEXT://127.0.0.1:0 \
-      >"$tmp/skiff.log" 2>&1 &
-    skiff_pid=$!
-    addr=$(skiff_address "$tmp/skiff.log" "$skiff_pid") || exit 1
+    skiff_start "$skiff_bin" "$tmp/data" "$tmp/skiff.log"
+    addr=$skiff_addr
   else
+    # Emptied here: the poll below could otherwise read the previous peer's address before the
+    # new peer's redirection truncates the file.
+    : >"$tmp/peer.out"
     "$peer" t-false t-true >"$tmp/peer.out" 2>"$tmp/peer.err" &
     skiff_pid=$!
     for _ in $(seq 100); do [ -s "$tmp/peer.out" ] && break; sleep 0.1; done
@@ -76,10 +71,7 @@ for r in $(seq "$rounds"); do
   done
 done
 
-/usr/bin/python3 - "$raw" <<'PY'
-import re, statistics, sys
-rows = [dict(re.findall(r"(\w+)=(\S+)", l)) for l in open(sys.argv[1])]
-med = lambda rs, k: statistics.median(float(r[k]) for r in rs)
+bench_summary "$raw" <<'PY'
 print("\n| broker | cadence | producer | value MB/s | of baseline | commit (or flush) p50 ms | p99 ms |")
 print("|---|---|---|---|---|---|---|")
 for broker in ("skiff", "peer"):

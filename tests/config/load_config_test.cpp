@@ -319,6 +319,10 @@ INSTANTIATE_TEST_SUITE_P(
         InvalidCase{"log.dirs=/a,/b", "log.dirs", "/a,/b",
                     "expected a single directory (skiff supports one log directory, not a list)"},
         InvalidCase{"log.dir=", "log.dir", "", "expected a directory path"},
+        InvalidCase{"super.users=User:admin;ops", "super.users", "User:admin;ops",
+                    "expected principals such as User:admin separated by semicolons"},
+        InvalidCase{"super.users=User:a; :ops", "super.users", "User:a; :ops",
+                    "expected principals such as User:admin separated by semicolons"},
         InvalidCase{"log.cleanup.policy=compacted", "log.cleanup.policy", "compacted",
                     "expected delete, compact or a comma-separated list of both"},
         InvalidCase{"log.cleanup.policy=delete,", "log.cleanup.policy", "delete,",
@@ -400,6 +404,12 @@ TEST(LoadConfig, MinCompactionLagMustNotExceedTheMax) {
 TEST(LoadConfig, ShadowedInvalidValueStillStopsStartup) {
     const auto error = load_error(overrides({"log.retention.hours=abc", "log.retention.ms=5"}));
     EXPECT_EQ(error.key, "log.retention.hours");
+}
+
+TEST(LoadConfig, SuperUsersMayHaveBlankEntriesAndSpaces) {
+    EXPECT_EQ(load_ok(overrides({"super.users=User:a ;; \tUser:b\t;"})).config.super_users,
+              "User:a ;; \tUser:b\t;");
+    EXPECT_EQ(load_ok(overrides({"super.users="})).config.super_users, "");
 }
 
 TEST(LoadConfig, MissingFileIsAnError) {

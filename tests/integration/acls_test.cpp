@@ -148,7 +148,6 @@ TEST(Acls, LibrdkafkaCreateDescribeDeleteAndRestart) {
         {"authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
          // The client is anonymous (plaintext): it may administer ACLs as a super user.
          "super.users=User:ANONYMOUS"});
-    broker.start();
     {
         auto rk = acl_admin_client(broker.bootstrap());
         auto created = acl_create(
@@ -194,7 +193,6 @@ TEST(Acls, LibrdkafkaCreateDescribeDeleteAndRestart) {
 
 TEST(Acls, LibrdkafkaSeesSecurityDisabledWithoutAuthorizer) {
     BrokerProcess broker;
-    broker.start();
     auto rk = acl_admin_client(broker.bootstrap());
     auto created = acl_create(
         rk.get(), {acl_new_binding(RD_KAFKA_RESOURCE_TOPIC, "t", RD_KAFKA_RESOURCE_PATTERN_LITERAL,

@@ -1,5 +1,9 @@
 // Starts the real skiff binary for a test: an ephemeral port on 127.0.0.1, a fresh temporary
 // data directory, its log captured to a file. The port is read back from the startup log line.
+//
+// The test owns the broker: the destructor kills and reaps it (also when a fatal assertion
+// returns from the test early, or a start-up failure throws from the constructor), and the
+// kernel kills it if the test process dies without unwinding (SIGKILL, a ctest timeout).
 #pragma once
 
 #include <sys/types.h>
@@ -13,14 +17,16 @@ namespace skiff::test {
 
 class BrokerProcess {
   public:
-    // `overrides` are extra `key=value` settings passed with --override.
+    // `overrides` are extra `key=value` settings passed with --override. Starts the broker.
     explicit BrokerProcess(std::vector<std::string> overrides = {});
     ~BrokerProcess();
     BrokerProcess(const BrokerProcess&) = delete;
     BrokerProcess& operator=(const BrokerProcess&) = delete;
 
-    void start();      // (re)starts on the same data dir; the port may change
-    int stop();        // SIGTERM, waits; returns the exit status
+    // Restarts on the same data dir (the port may change); throws when the broker is running.
+    void start();
+    // SIGTERM, waits (SIGKILL after a grace); returns the exit status (128 + signal if killed).
+    int stop();
     void kill_hard();  // SIGKILL, waits: a crash
     bool running() const { return pid_ > 0; }
 

@@ -9,8 +9,14 @@ data directory, reads the bound port from the broker's log line
 and stops it with SIGTERM (asserting exit code 0), SIGKILL, or restarts it on the same data
 directory. When a test run fails, the logs of every broker started in this process are printed.
 Only the standard library is used here, so the raw-socket tests can rely on it too.
+
+Every process a test starts goes through spawn(), so none outlives the test: it dies with this
+process even when this process is SIGKILLed (a ctest timeout), and run_tests() and an atexit hook
+stop whatever is still running on every other way out (failed setUp, exceptions, Ctrl-C, SIGTERM).
 """
 
+import atexit
+import ctypes
 import os
 import re
 import shutil
@@ -26,11 +32,13 @@ import unittest
 METRICS_RE = re.compile(r"metrics on http://127\.0\.0\.1:(\d+)/metrics")
 LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(PLAINTEXT\), advertised as 127\.0\.0\.1:(\d+)")
 START_TIMEOUT_S = 20.0
-SETPRIV = shutil.which("setpriv")
 STOP_TIMEOUT_S = 20.0
+PR_SET_PDEATHSIG = 1
 
 _binary = None
 _all_brokers = []
+_live = set()  # Popen objects from spawn() not yet reaped
+_libc = ctypes.CDLL(None, use_errno=True)  # loaded here: the child only calls prctl
 
 
 def binary():
@@ -44,14 +52,66 @@ class BrokerError(AssertionError):
     pass
 
 
+def spawn(args, preexec_fn=None, **popen_args):
+    """subprocess.Popen(args, **popen_args) for a process this test owns: PR_SET_PDEATHSIG makes
+    the kernel SIGKILL it when the thread that started it ends (so start long-lived processes from
+    the main thread), and it is stopped at exit if nobody reaped it before. `preexec_fn` runs in
+    the child after that, before exec."""
+    parent = os.getpid()
+
+    def die_with_parent():
+        # prctl is variadic: its arguments are read as unsigned longs, so pass them as such.
+        _libc.prctl(PR_SET_PDEATHSIG, *(ctypes.c_ulong(a) for a in (signal.SIGKILL, 0, 0, 0)))
+        if os.getppid() != parent:  # the parent died before prctl: no signal will come
+            os._exit(1)
+        if preexec_fn is not None:
+            preexec_fn()
+
+    proc = subprocess.Popen(args, preexec_fn=die_with_parent, **popen_args)
+    _live.add(proc)
+    return proc
+
+
+def reap(proc, timeout_s):
+    """Waits up to timeout_s for a spawned process; its exit code, or None if it still runs."""
+    try:
+        code = proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return None
+    _live.discard(proc)
+    return code
+
+
+def stop_process(proc, grace_s=STOP_TIMEOUT_S):
+    """SIGTERM, then SIGKILL if it has not exited after grace_s; reaps it. The exit code (negative
+    for a signal), or None if it could not be reaped."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        code = reap(proc, grace_s)
+        if code is not None:
+            return code
+        proc.kill()
+    return reap(proc, 10)
+
+
+@atexit.register
+def _stop_leftovers():
+    for proc in list(_live):
+        if proc.poll() is None:
+            sys.stderr.write("skiff_harness: pid %d (%s) still running at exit: stopping it\n"
+                             % (proc.pid, " ".join(map(str, proc.args))[:200]))
+            stop_process(proc, grace_s=5)
+        _live.discard(proc)
+
+
 class Broker:
     """One skiff process plus its data directory. Restartable on the same data directory."""
 
     def __init__(self, overrides=None, name="broker", preexec_fn=None):
         self.name = name
         self.overrides = dict(overrides or {})
-        # Runs in the child before exec (setpriv keeps it): e.g. resource.setrlimit for a test
-        # that needs the broker to run out of file descriptors.
+        # Runs in the child before exec: e.g. resource.setrlimit for a test that needs the broker
+        # to run out of file descriptors.
         self.preexec_fn = preexec_fn
         self.tmp = tempfile.mkdtemp(prefix="skiff-it-")
         self.data_dir = os.path.join(self.tmp, "data")
@@ -69,9 +129,7 @@ class Broker:
         self.generation += 1
         self.log_path = os.path.join(self.tmp, "skiff-%d.log" % self.generation)
         self.stopped_logs.append(self.log_path)
-        # setpriv --pdeathsig: the broker dies with this process even if it is SIGKILLed (a
-        # ctest timeout), instead of lingering on its port. Same pid (setpriv execs).
-        args = ([SETPRIV, "--pdeathsig", "KILL"] if SETPRIV else []) + [binary(),
+        args = [binary(),
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0",
                 "--override", "log.dirs=" + self.data_dir,
                 # No metrics endpoint unless a test asks for one (on an ephemeral port: see
@@ -80,8 +138,18 @@ class Broker:
         for k, v in self.overrides.items():
             args += ["--override", "%s=%s" % (k, v)]
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, preexec_fn=self.preexec_fn)
+            self.proc = spawn(args, stdout=log, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, preexec_fn=self.preexec_fn)
+        try:
+            return self._wait_listening()
+        except BaseException:  # also KeyboardInterrupt: no broker left behind a failed start
+            if self.proc.poll() is None:
+                self.kill()
+            else:
+                _live.discard(self.proc)  # exited: keep proc, tests read its returncode
+            raise
+
+    def _wait_listening(self):
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
             m = LISTEN_RE.search(self.log_text())
@@ -94,7 +162,6 @@ class Broker:
                 raise BrokerError("%s exited with %s before listening:\n%s"
                                   % (self.name, self.proc.returncode, self.log_text()))
             time.sleep(0.02)
-        self.kill()
         raise BrokerError("%s did not log its listening port within %.0fs:\n%s"
                           % (self.name, START_TIMEOUT_S, self.log_text()))
 
@@ -104,11 +171,10 @@ class Broker:
             return None
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        try:
-            code = self.proc.wait(timeout=STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
+        code = reap(self.proc, STOP_TIMEOUT_S)
+        if code is None:
             self.proc.kill()
-            self.proc.wait(timeout=10)
+            reap(self.proc, 10)
             raise BrokerError("%s did not exit within %.0fs of SIGTERM:\n%s"
                               % (self.name, STOP_TIMEOUT_S, self.log_text()))
         self.proc = None
@@ -123,10 +189,7 @@ class Broker:
             return None
         if self.proc.poll() is None:
             self.proc.kill()
-        try:
-            code = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            code = None
+        code = reap(self.proc, 10)
         self.proc = None
         return code
 
@@ -141,10 +204,21 @@ class Broker:
         return self.proc is not None and self.proc.poll() is None
 
     def cleanup(self):
+        """Kills the broker and removes its directory; safe to call again."""
         self.kill()
-        # Keep the logs for the failure dump before the directory goes.
-        self._saved_logs = self._read_logs()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        if os.path.isdir(self.tmp):
+            # Keep the logs for the failure dump before the directory goes.
+            self._saved_logs = self._read_logs()
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def owned_by(self, test):
+        """Has `test` clean this broker up however it ends, setUp failures included: a TestCase
+        (from setUp or a test) or a TestCase class (from setUpClass). Returns the broker."""
+        if isinstance(test, type):
+            test.addClassCleanup(self.cleanup)
+        else:
+            test.addCleanup(self.cleanup)
+        return self
 
     # ---- helpers ---------------------------------------------------------------------------
     @property
@@ -203,7 +277,11 @@ class Broker:
         return r.returncode
 
     def __enter__(self):
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:  # __exit__ does not run when __enter__ fails
+            self.cleanup()
+            raise
 
     def __exit__(self, *exc):
         self.cleanup()
@@ -290,6 +368,12 @@ def wait_until(predicate, timeout_s, interval_s=0.05, what="condition"):
         time.sleep(interval_s)
 
 
+def _interrupted(signum, _frame):
+    # As Ctrl-C: unittest lets KeyboardInterrupt through (it records other exceptions as test
+    # errors and goes on), so the cleanup in run_tests runs.
+    raise KeyboardInterrupt("signal %d" % signum)
+
+
 def run_tests():
     """Entry point: takes the skiff binary from argv[1], runs unittest, dumps logs on failure."""
     global _binary
@@ -301,14 +385,14 @@ def run_tests():
         sys.stderr.write("skiff binary %s is not executable\n" % _binary)
         sys.exit(2)
     argv = [sys.argv[0]] + sys.argv[2:]
+    signal.signal(signal.SIGTERM, _interrupted)
     try:
         prog = unittest.main(module="__main__", argv=argv, exit=False, verbosity=2)
         ok = prog.result.wasSuccessful()
     finally:
         for b in _all_brokers:
             try:
-                if not hasattr(b, "_saved_logs"):
-                    b.cleanup()
+                b.cleanup()
             except Exception as e:  # cleanup must not hide the test result
                 sys.stderr.write("cleanup of %s failed: %s\n" % (b.name, e))
     if not ok:

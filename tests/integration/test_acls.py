@@ -55,14 +55,13 @@ def key(a):
 
 class AclTest(unittest.TestCase):
     def setUp(self):
-        self.broker = skiff_harness.Broker(AUTHORIZER, name="acl broker")
+        self.broker = skiff_harness.Broker(AUTHORIZER, name="acl broker").owned_by(self)
         self.broker.start()
         self.clients = []
 
     def tearDown(self):
         for c in self.clients:
             c.close()
-        self.broker.cleanup()
 
     def admin(self):
         client = KafkaAdminClient(bootstrap_servers=self.broker.bootstrap,
@@ -162,12 +161,8 @@ class AclTest(unittest.TestCase):
 class NoAuthorizerTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.broker = skiff_harness.Broker(name="no-authorizer broker")
+        cls.broker = skiff_harness.Broker(name="no-authorizer broker").owned_by(cls)
         cls.broker.start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.broker.cleanup()
 
     def test_security_disabled(self):
         admin = KafkaAdminClient(bootstrap_servers=self.broker.bootstrap,

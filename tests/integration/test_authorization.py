@@ -49,7 +49,7 @@ class AuthorizationTest(unittest.TestCase):
             "sasl.enabled.mechanisms": "SCRAM-SHA-256",
             "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
             "super.users": "User:admin",
-        }, name="authorizing broker")
+        }, name="authorizing broker").owned_by(cls)
         os.makedirs(cls.broker.data_dir, exist_ok=True)
         for user, password in USERS.items():
             skiff_harness.add_scram_user(cls.broker.data_dir, user, password)
@@ -72,7 +72,6 @@ class AuthorizationTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.admin.close()
-        cls.broker.cleanup()
 
     @classmethod
     def kafka_python_conf(cls, user):

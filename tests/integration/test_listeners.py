@@ -39,12 +39,9 @@ class Skiff:
                 "--override", "metrics.listener="]
         for key, value in overrides.items():
             args += ["--override", "%s=%s" % (key, value)]
-        setpriv = shutil.which("setpriv")
-        if setpriv:
-            args = [setpriv, "--pdeathsig", "KILL"] + args
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL)
+            self.proc = skiff_harness.spawn(args, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
         self.listening = {}
 
     def log_text(self):

@@ -190,10 +190,11 @@ class MetricsTest(unittest.TestCase):
                     "scrape_configs:\n  - job_name: skiff\n    static_configs:\n"
                     "      - targets: ['127.0.0.1:%d']\n" % self.port)
         log = open(os.path.join(tmp, "prometheus.log"), "wb")
-        proc = subprocess.Popen([prometheus, "--config.file=" + os.path.join(tmp, "prometheus.yml"),
-                                 "--storage.tsdb.path=" + os.path.join(tmp, "data"),
-                                 "--web.listen-address=127.0.0.1:%d" % web],
-                                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = skiff_harness.spawn([prometheus,
+                                    "--config.file=" + os.path.join(tmp, "prometheus.yml"),
+                                    "--storage.tsdb.path=" + os.path.join(tmp, "data"),
+                                    "--web.listen-address=127.0.0.1:%d" % web],
+                                   stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         try:
             def query(expr):
                 url = "http://127.0.0.1:%d/api/v1/query?%s" % (

@@ -91,7 +91,7 @@ class ListenFailureTest(unittest.TestCase):
         # PLAINTEXT://localhost:PORT, as Kafka's listeners allow (was SIGBUS as well).
         port = skiff_harness.free_port()
         with tempfile.TemporaryDirectory() as data:
-            proc = subprocess.Popen(
+            proc = skiff_harness.spawn(
                 [skiff_harness.binary(), "--override", "log.dirs=" + data,
                  "--override", "listeners=PLAINTEXT://localhost:%d" % port],
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

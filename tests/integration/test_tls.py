@@ -134,7 +134,7 @@ class TlsTest(unittest.TestCase):
             "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
             "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
             "super.users": "User:ANONYMOUS;User:" + USER,
-        }, name="tls broker")
+        }, name="tls broker").owned_by(cls)
         os.makedirs(cls.broker.data_dir, exist_ok=True)
         skiff_harness.add_scram_user(cls.broker.data_dir, USER, PASSWORD)
         cls.broker.start()
@@ -152,7 +152,6 @@ class TlsTest(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.broker.cleanup()
         cls.certs.cleanup()
 
     # ---- client settings ---------------------------------------------------------------------

@@ -106,7 +106,7 @@ TEST(AclRoundTrip, DescribeAclsResponse) {
 
 TEST(AclRoundTrip, DeleteAclsRequest) {
     DeleteAclsRequest m;
-    DeleteAclsFilter f;
+    AclFilter f;
     f.resource_type_filter = 1;
     f.pattern_type_filter = 1;
     f.principal_filter = "User:alice";

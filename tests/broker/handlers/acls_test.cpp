@@ -10,9 +10,9 @@
 namespace skiff::broker::test {
 namespace {
 
+using protocol::AclFilter;
 using protocol::CreatableAcl;
 using protocol::CreateAclsRequest;
-using protocol::DeleteAclsFilter;
 using protocol::DeleteAclsRequest;
 using protocol::DescribeAclsRequest;
 
@@ -38,8 +38,8 @@ DescribeAclsRequest describe_filter(int8_t type, std::optional<std::string> name
     return r;
 }
 
-DeleteAclsFilter delete_filter(int8_t type, std::optional<std::string> name, int8_t pattern) {
-    DeleteAclsFilter f;
+AclFilter delete_filter(int8_t type, std::optional<std::string> name, int8_t pattern) {
+    AclFilter f;
     f.resource_type_filter = type;
     f.resource_name_filter = std::move(name);
     f.pattern_type_filter = pattern;
