@@ -123,12 +123,12 @@ TEST_F(GroupCoordinatorTest, MemberIdRequiredThenJoinCompletesAloneAsLeader) {
     EXPECT_EQ((*r)->protocol_name, "range");
     ASSERT_EQ((*r)->members.size(), 1u);
     EXPECT_EQ((*r)->members[0].metadata, bytes_of("meta-range"));
-    EXPECT_EQ(coordinator->state("g"), GroupState::completing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::completing_rebalance);
     auto s = sync(id, 1, {{id, bytes_of("all")}});
     ASSERT_TRUE(s->has_value());
     EXPECT_EQ((*s)->error, ErrorCode::none);
     EXPECT_EQ((*s)->assignment, bytes_of("all"));
-    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 }
 
 TEST_F(GroupCoordinatorTest, UnknownMemberIdThatWasNeverIssuedIsRefused) {
@@ -141,12 +141,12 @@ TEST_F(GroupCoordinatorTest, JoinDuringRebalanceWaitsForEveryMemberAndFollowerWa
     std::string a = new_member();
     join(params(a));
     sync(a, 1, {{a, bytes_of("a-all")}});
-    ASSERT_EQ(coordinator->state("g"), GroupState::stable);
+    ASSERT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 
     std::string b = new_member();
     auto jb = join(params(b));
     EXPECT_FALSE(jb->has_value()) << "b must wait until a rejoins";
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
     EXPECT_EQ(coordinator->heartbeat("g", 1, a, std::nullopt), ErrorCode::rebalance_in_progress);
     // A sync of the old generation during the join phase is told to rejoin.
     auto stale = sync(a, 1);
@@ -169,7 +169,7 @@ TEST_F(GroupCoordinatorTest, JoinDuringRebalanceWaitsForEveryMemberAndFollowerWa
     ASSERT_TRUE(sb->has_value());
     EXPECT_EQ((*sa)->assignment, bytes_of("pa"));
     EXPECT_EQ((*sb)->assignment, bytes_of("pb"));
-    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 }
 
 TEST_F(GroupCoordinatorTest, StaleGenerationIsIllegal) {
@@ -197,10 +197,10 @@ TEST_F(GroupCoordinatorTest, CommitDuringPreparingRebalanceIsAcceptedFromTheCurr
     sync(a, 1, {});
     std::string b = new_member();
     join(params(b));
-    ASSERT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    ASSERT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
     EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::none);
     join(params(a));
-    ASSERT_EQ(coordinator->state("g"), GroupState::completing_rebalance);
+    ASSERT_EQ(coordinator->state("g"), ClassicGroupState::completing_rebalance);
     EXPECT_EQ(coordinator->validate_commit("g", 2, a, std::nullopt),
               ErrorCode::rebalance_in_progress);
     EXPECT_EQ(coordinator->validate_commit("g", 1, a, std::nullopt), ErrorCode::illegal_generation);
@@ -236,7 +236,7 @@ TEST_F(GroupCoordinatorTest, SessionTimeoutEvictsASilentMemberAndTheOtherRebalan
     ASSERT_TRUE(jb->has_value());
     auto sb = sync(b, 2);
     sync(a, 2, {{a, bytes_of("pa")}, {b, bytes_of("pb")}});
-    ASSERT_EQ(coordinator->state("g"), GroupState::stable);
+    ASSERT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 
     // b heartbeats, a goes silent.
     for (int i = 0; i < 12; ++i) {
@@ -247,7 +247,7 @@ TEST_F(GroupCoordinatorTest, SessionTimeoutEvictsASilentMemberAndTheOtherRebalan
             break;
         }
     }
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
     EXPECT_EQ(coordinator->heartbeat("g", 2, a, std::nullopt), ErrorCode::unknown_member_id);
     auto again = join(params(b));
     ASSERT_TRUE(again->has_value());
@@ -325,14 +325,14 @@ TEST_F(GroupCoordinatorTest, LeaveRebalancesTheRestAndLastLeaveEmptiesTheGroup) 
     sync(a, 2, {});
     sync(b, 2);
     EXPECT_EQ(coordinator->leave("g", a, std::nullopt), ErrorCode::none);
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
     auto again = join(params(b));
     ASSERT_TRUE(again->has_value());
     EXPECT_EQ((*again)->generation_id, 3);
     EXPECT_EQ((*again)->leader, b);
     sync(b, 3, {});
     EXPECT_EQ(coordinator->leave("g", b, std::nullopt), ErrorCode::none);
-    EXPECT_EQ(coordinator->state("g"), GroupState::empty);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::empty);
     EXPECT_EQ(coordinator->validate_commit("g", -1, "", std::nullopt), ErrorCode::none);
     EXPECT_EQ(coordinator->describe("g").group_state, "Empty");
 }
@@ -382,7 +382,7 @@ StaticGroup form_static_group(GroupCoordinatorTest& t, int32_t s2_session_timeou
     EXPECT_EQ((*again)->leader, sg.s1);
     t.sync(sg.s2, sg.generation);
     t.sync(sg.s1, sg.generation, {{sg.s1, bytes_of("p0")}, {sg.s2, bytes_of("p1")}});
-    EXPECT_EQ(t.coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(t.coordinator->state("g"), ClassicGroupState::stable);
     return sg;
 }
 
@@ -403,7 +403,7 @@ TEST_F(GroupCoordinatorTest, RestartedStaticMemberGetsItsAssignmentBackWithoutRe
     EXPECT_NE(fresh, sg.s2);
     EXPECT_EQ((*r)->generation_id, sg.generation);
     EXPECT_EQ((*r)->leader, sg.s1);
-    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
     EXPECT_EQ(coordinator->heartbeat("g", sg.generation, sg.s1, "s1"), ErrorCode::none);
     auto s = sync(fresh, sg.generation);
     ASSERT_TRUE(s->has_value());
@@ -441,10 +441,10 @@ TEST_F(GroupCoordinatorTest, ReplacedStaticMemberIdIsFencedEverywhere) {
     EXPECT_EQ(coordinator->heartbeat("g", gen, sg.s2, std::nullopt), ErrorCode::unknown_member_id);
     // Another member's id under this instance id is fenced too.
     EXPECT_EQ(coordinator->heartbeat("g", gen, sg.s1, "s2"), ErrorCode::fenced_instance_id);
-    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
     // LeaveGroup v3+ by instance id (the member id may be left out) removes the member.
     EXPECT_EQ(coordinator->leave("g", "", "s2"), ErrorCode::none);
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
 }
 
 // A restarted leader is not told it leads: its assignment would never be handed out by a
@@ -460,7 +460,7 @@ TEST_F(GroupCoordinatorTest, RestartedStaticLeaderDoesNotAssign) {
     auto s = sync((*r)->member_id, sg.generation, {{(*r)->member_id, bytes_of("ignored")}});
     ASSERT_TRUE(s->has_value());
     EXPECT_EQ((*s)->assignment, bytes_of("p0"));
-    EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 }
 
 // If the group's protocol would change, a rebalance is needed after all.
@@ -480,13 +480,13 @@ TEST_F(GroupCoordinatorTest, RestartedStaticMemberWithOtherProtocolRebalances) {
     EXPECT_EQ((*j2)->protocol_name, "range");
     sync((*j2)->member_id, 2);
     sync((*j)->member_id, 2, {});
-    ASSERT_EQ(coordinator->state("g"), GroupState::stable);
+    ASSERT_EQ(coordinator->state("g"), ClassicGroupState::stable);
     // s1 restarts preferring roundrobin only: the vote now picks roundrobin.
     auto again = restart_of(*this, "s1");
     again.protocols = {{"roundrobin", {}}};
     auto r = join(again);
     EXPECT_FALSE(r->has_value()) << "waits for the rebalance";
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
 }
 
 // Kafka keeps a static member that has not rejoined in the next generation (the leader
@@ -510,7 +510,7 @@ TEST_F(GroupCoordinatorTest, StaticMemberThatDoesNotRejoinKeepsItsPlaceUntilSess
     // group rebalances again and s2 waits with everyone.
     auto r = join(restart_of(*this, "s2"));
     EXPECT_FALSE(r->has_value());
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
     join(p1);
     join(params(d));
     ASSERT_TRUE(r->has_value());
@@ -534,7 +534,7 @@ TEST_F(GroupCoordinatorTest, SilentStaticMemberIsEvictedAfterItsSessionTimeout) 
     // Its instance id is free again: coming back is a plain join of a new static member.
     auto r = join(restart_of(*this, "s2"));
     EXPECT_FALSE(r->has_value());
-    EXPECT_EQ(coordinator->state("g"), GroupState::preparing_rebalance);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::preparing_rebalance);
 }
 
 TEST_F(GroupCoordinatorTest, DeleteGroupOnlyWhenEmpty) {
