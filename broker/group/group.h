@@ -1,107 +1,75 @@
-// One consumer group of the classic group protocol (Kafka's GroupMetadata): its state, its
-// generation, its members and what each member is waiting for.
+// What the coordinator needs of a group, whatever protocol its members speak (Kafka's
+// group-coordinator Group interface). Today every group is a classic one (classic/); a KIP-848
+// consumer group or a KIP-932 share group will be another implementation in a folder beside
+// classic/, with its own requests, and the coordinator's shared work (routing by group id,
+// listing, describing, deletion, offset commits and their expiry) applies to it unchanged.
 //
-//   Empty ──join──▶ PreparingRebalance ──all rejoined / timeout──▶ CompletingRebalance
-//     ▲                 ▲        │ (no member left)                    │ leader's SyncGroup
-//     │                 │        ▼                                     ▼
-//     └─────────────────┴──── Empty                      Stable ◀──────┘
-//   A join, a leave or an expired member in CompletingRebalance or Stable goes back to
-//   PreparingRebalance, except a static member (group.instance.id) restarting in Stable: it
-//   takes over its old place and assignment (KIP-345). Dead: the group was deleted; its object
-//   is dropped right after.
-//
-// Plain data plus the decisions that need no clock or lock (protocol choice, "has everyone
-// rejoined"). Not thread-safe: the GroupCoordinator owns every Group and guards them with its
-// mutex.
+// Not thread-safe: the GroupCoordinator owns every group and calls these under its mutex.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
-#include <utility>
+#include <string_view>
 #include <vector>
 
+#include "protocol/describe_groups.h"
 #include "protocol/error_code.h"
-#include "protocol/join_group.h"
+#include "protocol/list_groups.h"
 
 namespace skiff::broker::group {
 
-enum class GroupState { empty, preparing_rebalance, completing_rebalance, stable, dead };
+// ListGroups v5's group_type. Kafka also has "consumer" (KIP-848) and "share" (KIP-932).
+enum class GroupType { classic };
+std::string_view type_name(GroupType type);
 
-// Kafka's names, as DescribeGroups and ListGroups report them.
-const char* state_name(GroupState state);
+// Answers decided under the coordinator's mutex, run once it is released: they post to the
+// waiting connections, which must never happen with the lock held.
+using Deferred = std::vector<std::function<void()>>;
+// Monotonic milliseconds, for session and rebalance deadlines.
+using Clock = std::function<int64_t()>;
 
-struct JoinResult {
-    protocol::ErrorCode error = protocol::ErrorCode::none;
-    int32_t generation_id = -1;
-    std::string protocol_type;
-    std::optional<std::string> protocol_name;
-    std::string leader;
-    std::string member_id;
-    std::vector<protocol::JoinGroupResponseMember> members;  // filled for the leader only
-    bool skip_assignment = false;  // JoinGroup v9+: a restarted static leader, see coordinator
-};
-using JoinCallback = std::function<void(JoinResult)>;
+class Group {
+  public:
+    virtual ~Group() = default;
+    Group(const Group&) = delete;
+    Group& operator=(const Group&) = delete;
 
-struct SyncResult {
-    protocol::ErrorCode error = protocol::ErrorCode::none;
-    std::string protocol_type;
-    std::optional<std::string> protocol_name;
-    std::vector<std::byte> assignment;
-};
-using SyncCallback = std::function<void(SyncResult)>;
+    GroupType type() const { return type_; }
+    const std::string& group_id() const { return group_id_; }
 
-// (protocol name, metadata) in the member's order of preference.
-using ProtocolList = std::vector<std::pair<std::string, std::vector<std::byte>>>;
+    // ListGroups' row and DescribeGroups' answer for this group.
+    virtual protocol::ListedGroup listed() const = 0;
+    virtual protocol::DescribedGroup described() const = 0;
+    // A dead group is being deleted: ListGroups leaves it out and requests for it are refused.
+    virtual bool is_dead() const = 0;
+    // Wall-clock ms since the group has had no members, nullopt while it has some: its
+    // committed offsets start to age (offsets.retention.minutes) only once it is empty.
+    virtual std::optional<int64_t> empty_since() const = 0;
+    bool is_empty() const { return empty_since().has_value(); }
 
-struct Member {
-    std::string member_id;
-    std::optional<std::string> group_instance_id;
-    std::string client_id;
-    std::string client_host;
-    int32_t session_timeout_ms = 0;
-    int32_t rebalance_timeout_ms = 0;
-    std::string protocol_type;
-    ProtocolList protocols;
-    std::vector<std::byte> assignment;
-    int64_t session_deadline_ms = 0;  // evicted when the clock passes this without a heartbeat
-    JoinCallback awaiting_join;       // set while its JoinGroup waits for the rebalance
-    SyncCallback awaiting_sync;       // set while its SyncGroup waits for the leader
+    // Whether a member may commit offsets now, NONE or the error every partition gets. May
+    // extend the member's session (a commit shows it is alive). `transactional`: from
+    // TxnOffsetCommit, whose producer the transaction coordinator already vouched for.
+    virtual protocol::ErrorCode validate_offset_commit(
+        int32_t generation_id, const std::string& member_id,
+        const std::optional<std::string>& group_instance_id, bool transactional,
+        int64_t now_ms) = 0;
+    // DeleteGroups: NONE when the group may go, else NON_EMPTY_GROUP.
+    virtual protocol::ErrorCode validate_delete() const = 0;
+    // OffsetDelete on a group that is not empty: NONE when the offsets of topics no member
+    // subscribes to (subscribed_topics) may go, else the error of the whole request.
+    virtual protocol::ErrorCode validate_offset_delete() const = 0;
+    virtual std::set<std::string> subscribed_topics() const = 0;
 
-    bool supports(const std::string& protocol) const;
-    const std::vector<std::byte>* metadata_for(const std::string& protocol) const;
-};
+  protected:
+    Group(GroupType type, std::string group_id) : type_(type), group_id_(std::move(group_id)) {}
 
-struct Group {
-    std::string group_id;
-    GroupState state = GroupState::empty;
-    int32_t generation_id = 0;
-    std::string protocol_type;
-    std::optional<std::string> protocol_name;  // chosen at the end of each join phase
-    std::string leader_id;
-    std::map<std::string, Member> members;
-    // Member ids handed out with MEMBER_ID_REQUIRED, not yet used to join; each expires at its
-    // deadline. The join phase waits for them as for members, as Kafka does.
-    std::map<std::string, int64_t> pending_members;
-    std::map<std::string, std::string> static_members;  // group.instance.id -> member id
-    int64_t rebalance_deadline_ms = 0;                  // end of the join phase
-    // While the first rebalance of an empty group waits group.initial.rebalance.delay.ms for
-    // more members: the latest the phase may be extended to.
-    bool initial_delay = false;
-    int64_t initial_delay_limit_ms = 0;
-    int64_t empty_since_wall_ms = 0;  // for offsets.retention.minutes
-
-    bool all_members_joined() const;
-    // Protocols every member supports, each member voting for its favourite among them; the
-    // most voted wins (ties: the leader's preference order). nullopt when there is none.
-    std::optional<std::string> select_protocol() const;
-    // Whether a joining member with these protocols shares at least one with every member.
-    bool supports_protocols(const std::string& type, const ProtocolList& protocols) const;
-    int32_t max_rebalance_timeout_ms() const;
+  private:
+    GroupType type_;
+    std::string group_id_;
 };
 
 }  // namespace skiff::broker::group

@@ -1,6 +1,10 @@
-// The classic group coordinator (Kafka's GroupCoordinator): JoinGroup, SyncGroup, Heartbeat,
-// LeaveGroup, offset commits and the group listing, for every group this broker coordinates
-// (all of them: skiff is one broker).
+// The group coordinator (Kafka's GroupCoordinatorService / GroupMetadataManager and
+// OffsetMetadataManager): every group this broker coordinates (all of them: skiff is one
+// broker), whatever its type. It owns the groups (GroupRegistry), routes each group type's
+// requests to that type's protocol (classic/: JoinGroup, SyncGroup, Heartbeat, LeaveGroup), runs
+// their timers, and does what every type shares: offset commits and fetches in
+// `__consumer_offsets` (OffsetStore), their expiry, DescribeGroups, ListGroups, DeleteGroups and
+// OffsetDelete.
 //
 // Requests that must wait (a JoinGroup until the join phase ends, a follower's SyncGroup until
 // the leader's) hand in a callback; it is called exactly once, possibly right away, possibly
@@ -22,14 +26,15 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "broker/group/classic/classic_group.h"
+#include "broker/group/classic/classic_protocol.h"
 #include "broker/group/group.h"
+#include "broker/group/group_registry.h"
 #include "broker/group/offset_store.h"
 #include "protocol/describe_groups.h"
 #include "protocol/list_groups.h"
@@ -43,35 +48,11 @@ struct CoordinatorConfig {
     int32_t max_session_timeout_ms = 1800000;
 };
 
-struct JoinParams {
-    std::string group_id;
-    std::string member_id;
-    std::optional<std::string> group_instance_id;
-    std::string client_id;
-    std::string client_host;
-    int32_t session_timeout_ms = 0;
-    int32_t rebalance_timeout_ms = 0;
-    std::string protocol_type;
-    ProtocolList protocols;
-    bool require_known_member_id = false;   // JoinGroup v4+: MEMBER_ID_REQUIRED round trip
-    bool supports_skip_assignment = false;  // JoinGroup v9+ (KIP-814), see replace_static_member
-};
-
-struct SyncParams {
-    std::string group_id;
-    int32_t generation_id = -1;
-    std::string member_id;
-    std::optional<std::string> group_instance_id;
-    std::optional<std::string> protocol_type;
-    std::optional<std::string> protocol_name;
-    std::map<std::string, std::vector<std::byte>> assignments;  // leader only
-};
-
 class GroupCoordinator {
   public:
     static constexpr int64_t kTickMs = 100;
     // Monotonic milliseconds for deadlines; wall-clock time for offsets comes from the store.
-    using Clock = std::function<int64_t()>;
+    using Clock = group::Clock;
 
     GroupCoordinator(CoordinatorConfig config, OffsetStore& offsets, Clock clock = {});
 
@@ -80,6 +61,7 @@ class GroupCoordinator {
     void start(const asio::any_io_executor& executor, std::function<void()> on_failure = {});
     void tick();
 
+    // The classic protocol (classic/classic_protocol.h).
     void join(const JoinParams& params, const JoinCallback& done);
     void sync(const SyncParams& params, SyncCallback done);
     protocol::ErrorCode heartbeat(const std::string& group_id, int32_t generation_id,
@@ -88,9 +70,9 @@ class GroupCoordinator {
     protocol::ErrorCode leave(const std::string& group_id, const std::string& member_id,
                               const std::optional<std::string>& group_instance_id);
 
-    // Whether this member may commit now (Kafka's rules: a "simple" commit with generation -1
-    // only while the group has no members; otherwise a member of the current generation, not
-    // during CompletingRebalance). Creates the group for a simple commit to an unknown group.
+    // Whether this member may commit now (the group's rules, Group::validate_offset_commit).
+    // A "simple" commit (generation -1) to an unknown group creates it, an empty classic group
+    // as in Kafka; with a generation it is ILLEGAL_GENERATION.
     protocol::ErrorCode validate_commit(const std::string& group_id, int32_t generation_id,
                                         const std::string& member_id,
                                         const std::optional<std::string>& group_instance_id);
@@ -124,6 +106,8 @@ class GroupCoordinator {
     // require_stable answers UNSTABLE_OFFSET_COMMIT for it).
     bool has_pending(const std::string& group, const storage::TopicPartition& tp) const;
 
+    // Whether a group of any type has this id (one known only from its offsets does not).
+    bool contains(const std::string& group_id) const;
     protocol::DescribedGroup describe(const std::string& group_id) const;
     std::vector<protocol::ListedGroup> list() const;
     // GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or NONE (the group and its offsets are gone).
@@ -139,34 +123,13 @@ class GroupCoordinator {
     OffsetDeleteResult delete_offsets(const std::string& group_id,
                                       const std::vector<storage::TopicPartition>& partitions);
 
-    // For tests.
-    std::optional<GroupState> state(const std::string& group_id) const;
+    // For tests: a classic group's state and generation (nullopt / -1 for none).
+    std::optional<ClassicGroupState> state(const std::string& group_id) const;
     int32_t generation(const std::string& group_id) const;
 
   private:
-    using Deferred = std::vector<std::function<void()>>;
-    int64_t now() const { return clock_ ? clock_() : steady_ms(); }
     static int64_t steady_ms();
-    std::string new_member_id(const std::string& client_id);
-
-    void join_locked(const JoinParams& p, const JoinCallback& done, Deferred& deferred);
-    void join_new_member(Group& g, const JoinParams& p, const JoinCallback& done,
-                         Deferred& deferred);
-    void join_known_member(Group& g, Member& m, const JoinParams& p, const JoinCallback& done,
-                           Deferred& deferred);
-    // old_id is a copy on purpose: callers pass an entry of g.static_members, which this rebinds.
-    void replace_static_member(Group& g, std::string old_id, const JoinParams& p,
-                               const JoinCallback& done, Deferred& deferred);
-    void add_member(Group& g, const JoinParams& p, const std::string& member_id, JoinCallback done,
-                    Deferred& deferred);
-    void update_member(Group& g, Member& m, const JoinParams& p, JoinCallback done);
-    // member_id is a copy on purpose: callers pass keys of g's maps, which this erases.
-    void remove_member(Group& g, std::string member_id, protocol::ErrorCode why,
-                       Deferred& deferred);
-    void prepare_rebalance(Group& g, const std::string& reason, Deferred& deferred);
-    void maybe_complete_join(Group& g, Deferred& deferred);
-    void complete_join(Group& g, Deferred& deferred);
-    JoinResult join_result_for(const Group& g, const Member& m) const;
+    static void run(Deferred& deferred);
     void expire_offsets();
     protocol::ErrorCode validate_commit_locked(const std::string& group_id, int32_t generation_id,
                                                const std::string& member_id,
@@ -175,10 +138,10 @@ class GroupCoordinator {
 
     CoordinatorConfig config_;
     OffsetStore& offsets_;
-    Clock clock_;
+    Clock now_;  // the clock given, or steady_ms
     mutable std::mutex mutex_;
-    std::map<std::string, Group> groups_;
-    std::mt19937_64 random_{std::random_device{}()};
+    GroupRegistry groups_;
+    ClassicProtocol classic_;
     int64_t next_expiry_check_ms_ = 0;
 };
 

@@ -20,7 +20,7 @@ asio::awaitable<protocol::DescribeGroupsResponse> handle_describe_groups(
         }
         auto described = groups.describe(id);
         // v6+ (KIP-1043): an unknown group is an error; older versions get a Dead group.
-        if (ctx.header.api_version >= 6 && !groups.state(id)) {
+        if (ctx.header.api_version >= 6 && !groups.contains(id)) {
             described.error_code = protocol::ErrorCode::group_id_not_found;
             described.error_message = "Group " + id + " not found.";
         }

@@ -31,7 +31,6 @@ asio::awaitable<protocol::ListGroupsResponse> handle_list_groups(
     // DESCRIBE are listed (docs/acls.md; KafkaApis.handleListGroupsRequest).
     const bool every_group = authorized_on_cluster(ctx, AclOperation::describe);
     for (auto& g : ctx.broker.groups().list()) {
-        g.group_type = "classic";  // no KIP-848 consumer groups or share groups here
         if (!every_group &&
             !authorized(ctx, AclOperation::describe, ResourceType::group, g.group_id))
             continue;

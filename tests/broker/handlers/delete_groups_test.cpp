@@ -42,7 +42,7 @@ TEST_F(DeleteGroupsTest, AGroupWithMembersIsNotDeleted) {
     ASSERT_EQ(results.size(), 1u);
     EXPECT_EQ(results[0].group_id, "g");
     EXPECT_EQ(results[0].error_code, ErrorCode::non_empty_group);
-    EXPECT_EQ(broker().groups().state("g"), group::GroupState::stable);
+    EXPECT_EQ(broker().groups().state("g"), group::ClassicGroupState::stable);
 }
 
 TEST_F(DeleteGroupsTest, AnEmptyGroupIsDeletedWithItsOffsets) {

@@ -30,7 +30,7 @@ TEST_F(JoinGroupTest, MemberIdRequiredThenJoinWithIt) {
     ASSERT_EQ(joined.members.size(), 1u);
     EXPECT_EQ(joined.members[0].member_id, first.member_id);
     EXPECT_EQ(joined.members[0].metadata, bytes_of("meta-range"));
-    EXPECT_EQ(broker().groups().state("g"), group::GroupState::completing_rebalance);
+    EXPECT_EQ(broker().groups().state("g"), group::ClassicGroupState::completing_rebalance);
 }
 
 TEST_F(JoinGroupTest, BeforeV4TheMemberJoinsAtOnce) {

@@ -32,7 +32,7 @@ TEST_F(LeaveGroupTest, OneMemberBeforeV3) {
     Member m = stable_member("g");
     auto r = run(handle_leave_group, leave_one("g", m.id), 2);
     EXPECT_EQ(r.error_code, ErrorCode::none);
-    EXPECT_EQ(broker().groups().state("g"), group::GroupState::empty);
+    EXPECT_EQ(broker().groups().state("g"), group::ClassicGroupState::empty);
     // Leaving twice: no longer a member.
     EXPECT_EQ(run(handle_leave_group, leave_one("g", m.id), 2).error_code,
               ErrorCode::unknown_member_id);
@@ -47,7 +47,7 @@ TEST_F(LeaveGroupTest, EachMemberAnsweredFromV3) {
     EXPECT_EQ(r.members[0].error_code, ErrorCode::none);
     EXPECT_EQ(r.members[1].member_id, "made-up");
     EXPECT_EQ(r.members[1].error_code, ErrorCode::unknown_member_id);
-    EXPECT_EQ(broker().groups().state("g"), group::GroupState::empty);
+    EXPECT_EQ(broker().groups().state("g"), group::ClassicGroupState::empty);
 }
 
 TEST_F(LeaveGroupTest, UnknownGroup) {
@@ -75,7 +75,7 @@ TEST_F(LeaveGroupTest, EverySupportedVersion) {
         auto r =
             run(handle_leave_group, v < 3 ? leave_one(group, m.id) : leave_batch(group, {m.id}), v);
         EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
-        EXPECT_EQ(broker().groups().state(group), group::GroupState::empty) << "v" << v;
+        EXPECT_EQ(broker().groups().state(group), group::ClassicGroupState::empty) << "v" << v;
     }
 }
 

@@ -136,7 +136,7 @@ TEST_F(OffsetCommitTest, WhileTheGroupAwaitsItsAssignmentIsRebalanceInProgress) 
     Member m;
     m.id = member_id_for("g");
     m.generation = run(handle_join_group, join_request("g", m.id), kJoinVersion).generation_id;
-    ASSERT_EQ(broker().groups().state("g"), group::GroupState::completing_rebalance);
+    ASSERT_EQ(broker().groups().state("g"), group::ClassicGroupState::completing_rebalance);
     EXPECT_EQ(commit("g", {{"t", 0, 5}}, m),
               std::vector<ErrorCode>{ErrorCode::rebalance_in_progress});
     EXPECT_EQ(fetch("g", "t", 0).committed_offset, -1);

@@ -18,7 +18,7 @@ TEST_F(SyncGroupTest, TheLeaderGetsItsOwnAssignmentAndTheGroupIsStable) {
     EXPECT_EQ(r.assignment, bytes_of("p0,p1"));
     EXPECT_EQ(r.protocol_type, "consumer");
     EXPECT_EQ(r.protocol_name, "range");
-    EXPECT_EQ(broker().groups().state("g"), group::GroupState::stable);
+    EXPECT_EQ(broker().groups().state("g"), group::ClassicGroupState::stable);
 
     // Syncing again in the stable generation returns the same assignment.
     auto again = run(handle_sync_group, sync_request("g", m), kSyncVersion);

@@ -305,7 +305,7 @@ struct TxnGroupCommitTest : TxnOffsetsTest {
         s.member_id = id;
         s.generation_id = 1;
         coordinator->sync(s, [](SyncResult) {});
-        EXPECT_EQ(coordinator->state("g"), GroupState::stable);
+        EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
         return id;
     }
 };
@@ -317,7 +317,7 @@ TEST_F(TxnGroupCommitTest, MissingGroupBecomesASimpleGroupOnlyWithoutGeneration)
     EXPECT_FALSE(coordinator->state("g"));
     EXPECT_FALSE(store->has_pending("g", {"t", 0}));
     EXPECT_EQ(coordinator->txn_offset_commit(params(), {{{"t", 0}, at(1)}}), ErrorCode::none);
-    EXPECT_EQ(coordinator->state("g"), GroupState::empty);
+    EXPECT_EQ(coordinator->state("g"), ClassicGroupState::empty);
     EXPECT_TRUE(coordinator->has_pending("g", {"t", 0}));
     auto empty_id = params();
     empty_id.group_id = "";
@@ -354,7 +354,7 @@ TEST_F(TxnGroupCommitTest, CompletingRebalanceDoesNotRefuseATransactionalCommit)
     p.protocols = {{"range", {}}};
     std::string id;
     coordinator->join(p, [&](JoinResult r) { id = r.member_id; });
-    ASSERT_EQ(coordinator->state("g"), GroupState::completing_rebalance);
+    ASSERT_EQ(coordinator->state("g"), ClassicGroupState::completing_rebalance);
     EXPECT_EQ(coordinator->validate_commit("g", 1, id, std::nullopt),
               ErrorCode::rebalance_in_progress);
     EXPECT_EQ(coordinator->txn_offset_commit(params(1, id), {{{"t", 0}, at(1)}}), ErrorCode::none);
