@@ -170,6 +170,9 @@ Expected<bool, StorageError> swap_in(PartitionLog& log, const LogConfig& config,
             step(SwapStep::old_renamed_to_deleted);
             if (auto r = rename_all(dir, base, kSwap, ""); !r)
                 return unexpected(r.error());
+            // The cleaned segment under its final name is durable before the old segments'
+            // .deleted files go: a power cut in between finds one or the other, never neither.
+            sync_dir(dir);
             std::error_code ec;
             fs::remove(with_suffix(dir, base, kRangeSuffix), ec);
             step(SwapStep::swap_renamed_to_final);
