@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "storage/durable_file.h"
 #include "storage/log_segment.h"
 #include "storage/mapped_index.h"
 #include "storage/segment_names.h"
@@ -34,12 +35,9 @@ fs::path with_suffix(const fs::path& dir, int64_t base, std::string_view suffix,
     return dir / (segment_file_name(base, suffix) + std::string(extra));
 }
 
+// Best effort, as before: a failed directory fsync does not undo a swap whose renames are done.
 void sync_dir(const fs::path& dir) {
-    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
+    (void)fsync_directory(dir);
 }
 
 // Renames every existing `base` file from suffix `from` to `to` (.log last).
