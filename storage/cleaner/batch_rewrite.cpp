@@ -1,4 +1,5 @@
 #include "storage/cleaner/batch_rewrite.h"
+#include "storage/cleaner/cleaner_error.h"
 
 #include <algorithm>
 #include <string>
@@ -14,10 +15,6 @@ namespace {
 // Decompressed records of one batch beyond this are refused as corrupt (Kafka's batches are
 // bounded by message.max.bytes; this only guards against a decompression bomb on disk).
 constexpr size_t kMaxPlainBytes = size_t{1} << 30;
-
-StorageError error(StorageErrc code, std::string message) {
-    return StorageError{code, std::move(message)};
-}
 
 bool read_varint(std::span<const std::byte> in, size_t& pos, int64_t& out) {
     uint64_t raw = 0;

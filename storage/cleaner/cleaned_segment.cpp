@@ -1,4 +1,5 @@
 #include "storage/cleaner/cleaned_segment.h"
+#include "storage/cleaner/cleaner_error.h"
 
 #include <fcntl.h>
 #include <sys/uio.h>
@@ -25,10 +26,6 @@ constexpr std::string_view kDeleted = ".deleted";
 // The swap's files, the .log last: renamed in this order, the .log names the swap.
 constexpr std::array<std::string_view, 5> kSuffixes = {kRangeSuffix, kIndexSuffix, kTimeIndexSuffix,
                                                        kTxnIndexSuffix, kLogSuffix};
-
-StorageError error(StorageErrc code, std::string message) {
-    return StorageError{code, std::move(message)};
-}
 
 fs::path with_suffix(const fs::path& dir, int64_t base, std::string_view suffix,
                      std::string_view extra = {}) {

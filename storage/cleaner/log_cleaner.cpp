@@ -1,4 +1,5 @@
 #include "storage/cleaner/log_cleaner.h"
+#include "storage/cleaner/cleaner_error.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,10 +34,6 @@ using cleaner::Section;
 using cleaner::split_records;
 
 namespace {
-
-StorageError error(StorageErrc code, std::string message) {
-    return StorageError{code, std::move(message)};
-}
 
 // Aborted transactions by producer: [first offset, ABORT marker offset] ranges.
 using AbortedRanges = std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>>;
@@ -137,14 +134,14 @@ struct Pass {
         BatchScanner scanner(**file, 0, segment.size_bytes());
         for (;;) {
             if (stopped())
-                return unexpected(error(StorageErrc::io_error, "stopped"));
+                return unexpected(cleaner::error(StorageErrc::io_error, "stopped"));
             auto step = scanner.next(true);
             if (!step)
                 return unexpected(step.error());
             if (!step->batch) {
                 if (!step->problem.empty())
-                    return unexpected(error(StorageErrc::corrupt,
-                                            segment.log_path().string() + ": " + step->problem));
+                    return unexpected(cleaner::error(
+                        StorageErrc::corrupt, segment.log_path().string() + ": " + step->problem));
                 return {};
             }
             const protocol::BatchHeader& h = step->batch->header;
@@ -162,9 +159,9 @@ struct Pass {
         if (!records)
             return records;
         if (!split_records(*records, h.records_count, raw))
-            return unexpected(error(StorageErrc::corrupt, "records of the batch at offset " +
-                                                              std::to_string(h.base_offset) +
-                                                              " do not parse"));
+            return unexpected(cleaner::error(StorageErrc::corrupt,
+                                             "records of the batch at offset " +
+                                                 std::to_string(h.base_offset) + " do not parse"));
         return records;
     }
 
@@ -359,11 +356,11 @@ Expected<CleanResult, StorageError> clean_log(PartitionLog& log, int64_t first_d
         mapped_end = i + 1;
     }
     if (mapped_end == s.first_dirty_segment)
-        return unexpected(error(StorageErrc::invalid_argument,
-                                "the dedupe buffer (" + std::to_string(map.capacity()) +
-                                    " keys) cannot hold the keys of segment " +
-                                    std::to_string(set[mapped_end]->base_offset()) + " of " +
-                                    log.dir().string()));
+        return unexpected(cleaner::error(StorageErrc::invalid_argument,
+                                         "the dedupe buffer (" + std::to_string(map.capacity()) +
+                                             " keys) cannot hold the keys of segment " +
+                                             std::to_string(set[mapped_end]->base_offset()) +
+                                             " of " + log.dir().string()));
     pass.result.map_entries = static_cast<int64_t>(map.size());
     const int64_t clean_upto = set[mapped_end]->base_offset();
 

@@ -74,7 +74,7 @@ std::vector<std::byte> keyed_batch(const std::vector<KV>& records, int64_t times
     return out;
 }
 
-AppendResult append(PartitionLog& log, const std::vector<std::byte>& batch) {
+AppendResult append_ok(PartitionLog& log, const std::vector<std::byte>& batch) {
     auto summaries = protocol::validate_batches(batch);
     EXPECT_TRUE(summaries) << (summaries ? "" : summaries.error().message);
     auto r = log.append(batch, *summaries);
@@ -84,7 +84,7 @@ AppendResult append(PartitionLog& log, const std::vector<std::byte>& batch) {
 
 AppendResult put(PartitionLog& log, const std::string& key, std::optional<std::string> value,
                  int64_t timestamp = 1000) {
-    return append(log, keyed_batch({{key, std::move(value)}}, timestamp));
+    return append_ok(log, keyed_batch({{key, std::move(value)}}, timestamp));
 }
 
 struct Batch {
@@ -225,7 +225,7 @@ void fill_keys(PartitionLog& log, int rounds = 6, int keys = 10) {
 
 void roll_active(PartitionLog& log) {
     // A big batch does not fit in the active segment: the log rolls, the data before is sealed.
-    append(log, keyed_batch({{"filler", std::string(700, 'f')}}, 2000));
+    append_ok(log, keyed_batch({{"filler", std::string(700, 'f')}}, 2000));
 }
 
 TEST(Cleaner, KeepsTheLastRecordOfEveryKey) {
@@ -352,11 +352,11 @@ TEST(Cleaner, DropsAbortedTransactionsKeepsMarkersAndCommittedData) {
     auto config = compact_config();
     auto log = open_log(dir.path(), config);
     put(*log, "a", "a0");
-    append(*log, keyed_batch({{"b", "aborted-1"}, {"c", "aborted-2"}}, 1000,
-                             protocol::Compression::none, 7, 0, 0, true));
+    append_ok(*log, keyed_batch({{"b", "aborted-1"}, {"c", "aborted-2"}}, 1000,
+                                protocol::Compression::none, 7, 0, 0, true));
     ASSERT_TRUE(log->append_marker({7, 0, 0, false, 1000}));
-    append(*log,
-           keyed_batch({{"d", "committed"}}, 1000, protocol::Compression::none, 7, 0, 2, true));
+    append_ok(*log,
+              keyed_batch({{"d", "committed"}}, 1000, protocol::Compression::none, 7, 0, 2, true));
     ASSERT_TRUE(log->append_marker({7, 0, 0, true, 1000}));
     fill_keys(*log, 2);
     roll_active(*log);
@@ -398,17 +398,19 @@ TEST(Cleaner, MarkersGoOnceTheirTransactionsAreGoneAndTheDeleteHorizonHasPassed)
     auto log = open_log(dir.path(), config);
     // Producer 7: an aborted transaction. Producer 8: a committed one whose only record a later
     // record of the same key replaces. Producer 9: a committed one whose record stays.
-    append(*log, keyed_batch({{"b", "aborted"}}, 1000, protocol::Compression::none, 7, 0, 0, true));
+    append_ok(*log,
+              keyed_batch({{"b", "aborted"}}, 1000, protocol::Compression::none, 7, 0, 0, true));
     ASSERT_TRUE(log->append_marker({7, 0, 0, false, 1000}));
-    append(*log, keyed_batch({{"d", "old"}}, 1000, protocol::Compression::none, 8, 0, 0, true));
+    append_ok(*log, keyed_batch({{"d", "old"}}, 1000, protocol::Compression::none, 8, 0, 0, true));
     ASSERT_TRUE(log->append_marker({8, 0, 0, true, 1000}));
-    append(*log, keyed_batch({{"e", "stays"}}, 1000, protocol::Compression::none, 9, 0, 0, true));
+    append_ok(*log,
+              keyed_batch({{"e", "stays"}}, 1000, protocol::Compression::none, 9, 0, 0, true));
     ASSERT_TRUE(log->append_marker({9, 0, 0, true, 1000}));
     put(*log, "d", "new", 1000);
     // 7 and 8 write on: their transactional batches are not their last batches, which would
     // stay (empty) and keep their markers, as in Kafka.
-    append(*log, keyed_batch({{"x7", "on"}}, 1000, protocol::Compression::none, 7, 0, 1));
-    append(*log, keyed_batch({{"x8", "on"}}, 1000, protocol::Compression::none, 8, 0, 1));
+    append_ok(*log, keyed_batch({{"x7", "on"}}, 1000, protocol::Compression::none, 7, 0, 1));
+    append_ok(*log, keyed_batch({{"x8", "on"}}, 1000, protocol::Compression::none, 8, 0, 1));
     fill_keys(*log, 2);
     roll_active(*log);
 
@@ -459,12 +461,12 @@ TEST(Cleaner, AnIdempotentProducersLastBatchStaysAsAnEmptyBatch) {
     auto log = open_log(dir.path(), config);
     // Producer 5's only batch (sequences 0-1) and producer 6's first batch are wholly replaced
     // by later records; producer 6's second batch stays.
-    const auto five = append(
+    const auto five = append_ok(
         *log, keyed_batch({{"k1", "a"}, {"k2", "b"}}, 1000, protocol::Compression::none, 5, 3, 0));
     const auto six =
-        append(*log, keyed_batch({{"k3", "c"}}, 1000, protocol::Compression::none, 6, 0, 0));
-    append(*log, keyed_batch({{"k4", "d"}}, 1000, protocol::Compression::none, 6, 0, 1));
-    append(*log, keyed_batch({{"k1", "A"}, {"k2", "B"}, {"k3", "C"}}, 1100));
+        append_ok(*log, keyed_batch({{"k3", "c"}}, 1000, protocol::Compression::none, 6, 0, 0));
+    append_ok(*log, keyed_batch({{"k4", "d"}}, 1000, protocol::Compression::none, 6, 0, 1));
+    append_ok(*log, keyed_batch({{"k1", "A"}, {"k2", "B"}, {"k3", "C"}}, 1100));
     fill_keys(*log, 2);
     roll_active(*log);
     auto result = clean_log(*log, 0, CleanerConfig{}, test::fixed_now());
@@ -516,9 +518,9 @@ TEST(Cleaner, RebuildsPartlyKeptBatchesWithTheirCodecAndHeader) {
         SCOPED_TRACE(protocol::compression_name(codec));
         TempDir dir;
         auto log = open_log(dir.path(), compact_config());
-        append(*log, keyed_batch({{"x", "x0"}, {"y", "y0"}, {"z", "z0"}, {"w", "w0"}}, 1000, codec,
-                                 42, 3, 0));
-        append(*log, keyed_batch({{"x", "x1"}, {"z", "z1"}}, 1100, codec, 42, 3, 4));
+        append_ok(*log, keyed_batch({{"x", "x0"}, {"y", "y0"}, {"z", "z0"}, {"w", "w0"}}, 1000,
+                                    codec, 42, 3, 0));
+        append_ok(*log, keyed_batch({{"x", "x1"}, {"z", "z1"}}, 1100, codec, 42, 3, 4));
         roll_active(*log);
         const auto original = read_batches(*log);
         ASSERT_TRUE(clean_log(*log, 0, CleanerConfig{}, test::fixed_now()));
@@ -591,8 +593,8 @@ TEST(Cleaner, NothingAboveTheLastStableOffsetOrYoungerThanTheLag) {
     auto log = open_log(dir.path(), config);
     fill_keys(*log, 2);
     // An open transaction from offset 20 on.
-    append(*log,
-           keyed_batch({{"key-1", "open"}}, 1000, protocol::Compression::none, 9, 0, 0, true));
+    append_ok(*log,
+              keyed_batch({{"key-1", "open"}}, 1000, protocol::Compression::none, 9, 0, 0, true));
     fill_keys(*log, 2);
     roll_active(*log);
     ASSERT_TRUE(log->flush_rolled());  // only flushed segments are cleanable

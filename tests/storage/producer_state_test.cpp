@@ -31,7 +31,8 @@ std::vector<std::byte> idempotent_batch(int64_t pid, int16_t epoch, int32_t sequ
     return bytes;
 }
 
-Expected<AppendResult, StorageError> append(PartitionLog& log, const std::vector<std::byte>& b) {
+Expected<AppendResult, StorageError> append_idempotent(PartitionLog& log,
+                                                       const std::vector<std::byte>& b) {
     auto summaries = protocol::validate_batches(b);
     EXPECT_TRUE(summaries) << (summaries ? "" : summaries.error().message);
     return log.append(b, *summaries);
@@ -86,12 +87,12 @@ TEST(ProducerStateTest, DuplicateAppendIsAcknowledgedWithItsOriginalOffsetsAndSt
     auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 4096));
     ASSERT_TRUE(log);
     test::append_batch(**log, 3, 150);  // a non-idempotent batch at offsets 0-2
-    auto first = append(**log, idempotent_batch(5, 0, 0));
+    auto first = append_idempotent(**log, idempotent_batch(5, 0, 0));
     ASSERT_TRUE(first);
     EXPECT_EQ(first->base_offset, 3);
     EXPECT_FALSE(first->duplicate);
     const int64_t size = (*log)->size_bytes();
-    auto retry = append(**log, idempotent_batch(5, 0, 0));
+    auto retry = append_idempotent(**log, idempotent_batch(5, 0, 0));
     ASSERT_TRUE(retry);
     EXPECT_TRUE(retry->duplicate);
     EXPECT_EQ(retry->base_offset, 3);
@@ -99,11 +100,11 @@ TEST(ProducerStateTest, DuplicateAppendIsAcknowledgedWithItsOriginalOffsetsAndSt
     EXPECT_EQ((*log)->log_end_offset(), 5);
     EXPECT_EQ((*log)->size_bytes(), size);
 
-    auto gap = append(**log, idempotent_batch(5, 0, 5));
+    auto gap = append_idempotent(**log, idempotent_batch(5, 0, 5));
     ASSERT_FALSE(gap);
     EXPECT_EQ(gap.error().code, StorageErrc::out_of_order_sequence);
-    ASSERT_TRUE(append(**log, idempotent_batch(5, 1, 0)));  // epoch bump
-    auto stale = append(**log, idempotent_batch(5, 0, 2));
+    ASSERT_TRUE(append_idempotent(**log, idempotent_batch(5, 1, 0)));  // epoch bump
+    auto stale = append_idempotent(**log, idempotent_batch(5, 0, 2));
     ASSERT_FALSE(stale);
     EXPECT_EQ(stale.error().code, StorageErrc::invalid_producer_epoch);
     EXPECT_EQ((*log)->log_end_offset(), 7);
@@ -140,7 +141,7 @@ TEST(ProducerStateTest, RollAndCloseWriteSnapshotsAndAReopenContinuesTheSequence
         auto log = PartitionLog::open(dir.path(), test::small_config(500, 4096));
         ASSERT_TRUE(log);
         for (int i = 0; i < 6; ++i)  // 200-byte batches in 500-byte segments: rolls
-            ASSERT_TRUE(append(**log, idempotent_batch(9, 0, i * 2)));
+            ASSERT_TRUE(append_idempotent(**log, idempotent_batch(9, 0, i * 2)));
         EXPECT_GT((*log)->segment_count(), 1u);
         EXPECT_FALSE(list_producer_snapshots(dir.path()).empty()) << "a roll writes a snapshot";
         ASSERT_TRUE((*log)->close());
@@ -150,12 +151,12 @@ TEST(ProducerStateTest, RollAndCloseWriteSnapshotsAndAReopenContinuesTheSequence
     EXPECT_EQ(snapshots.back(), 12) << "clean close snapshots at the log end";
     auto log = PartitionLog::open(dir.path(), test::small_config(500, 4096), {}, true, 12);
     ASSERT_TRUE(log);
-    auto retry = append(**log, idempotent_batch(9, 0, 10));
+    auto retry = append_idempotent(**log, idempotent_batch(9, 0, 10));
     ASSERT_TRUE(retry);
     EXPECT_TRUE(retry->duplicate);
     EXPECT_EQ(retry->base_offset, 10);
-    EXPECT_FALSE(append(**log, idempotent_batch(9, 0, 14))) << "gap after restart";
-    auto next = append(**log, idempotent_batch(9, 0, 12));
+    EXPECT_FALSE(append_idempotent(**log, idempotent_batch(9, 0, 14))) << "gap after restart";
+    auto next = append_idempotent(**log, idempotent_batch(9, 0, 12));
     ASSERT_TRUE(next);
     EXPECT_EQ(next->base_offset, 12);
 }
@@ -166,7 +167,7 @@ TEST(ProducerStateTest, CrashWithoutSnapshotsRebuildsFromBatchHeaders) {
         auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 4096));
         ASSERT_TRUE(log);
         for (int i = 0; i < 4; ++i)
-            ASSERT_TRUE(append(**log, idempotent_batch(3, 2, i * 2)));
+            ASSERT_TRUE(append_idempotent(**log, idempotent_batch(3, 2, i * 2)));
         ASSERT_TRUE((*log)->flush());
         // No close: as after kill -9. Remove any snapshot so only the log is left.
     }
@@ -178,11 +179,12 @@ TEST(ProducerStateTest, CrashWithoutSnapshotsRebuildsFromBatchHeaders) {
     ASSERT_EQ(entries.count(3), 1u);
     EXPECT_EQ(entries.at(3).epoch, 2);
     EXPECT_EQ(entries.at(3).batches.size(), 4u);
-    auto retry = append(**log, idempotent_batch(3, 2, 2));  // the second batch, offsets 2-3
+    auto retry =
+        append_idempotent(**log, idempotent_batch(3, 2, 2));  // the second batch, offsets 2-3
     ASSERT_TRUE(retry);
     EXPECT_TRUE(retry->duplicate);
     EXPECT_EQ(retry->base_offset, 2);
-    auto stale = append(**log, idempotent_batch(3, 1, 8));
+    auto stale = append_idempotent(**log, idempotent_batch(3, 1, 8));
     ASSERT_FALSE(stale);
     EXPECT_EQ(stale.error().code, StorageErrc::invalid_producer_epoch);
 }
