@@ -11,7 +11,8 @@
 # file, /etc/apt/sources.list.d/skiff-librdkafka-src.list, when apt has none), apt-get update,
 # `apt-get source librdkafka=VERSION` into the cache, installs the few build dependencies
 # (not `apt-get build-dep`, which pulls in doxygen, graphviz and more), then
-# ./configure (optional features off), `make libs`, `make -C tests build`.
+# ./configure (optional features off), `make libs`, `make -C tests build`, one job per core
+# (RDKAFKA_SUITE_JOBS): 51 s from scratch on 2 nearly idle cores, the source download included.
 # Nothing of the suite is put in the repository. The last line printed is the runner's path.
 set -euo pipefail
 
@@ -110,13 +111,15 @@ if [ ! -f "$src/configure" ]; then
   [ -f "$src/configure" ] || { log "apt-get source did not unpack $src"; exit 1; }
 fi
 
-jobs=${RDKAFKA_SUITE_JOBS:-2}
+jobs=${RDKAFKA_SUITE_JOBS:-$(nproc)}
 cd "$src"
 log "configure"
 # --install-deps off: mklove would otherwise download dependencies. Debian's patches are applied
-# by dpkg-source already. curl (OIDC) and gssapi are not needed for PLAINTEXT tests.
+# by dpkg-source already. curl (OIDC) and gssapi are not needed for PLAINTEXT tests. No -g:
+# nothing reads the suite's debug information, and without it the build takes a quarter less CPU
+# (83-95 s instead of 114-119 s); the code is the same -O2 build.
 nice -n 15 ./configure --prefix="$src/_install" --disable-curl --disable-gssapi \
-  --disable-lz4-ext --disable-regex-ext >"$suite_dir/configure.log" 2>&1 ||
+  --disable-lz4-ext --disable-regex-ext --disable-debug-symbols >"$suite_dir/configure.log" 2>&1 ||
   { tail -n 40 "$suite_dir/configure.log" >&2; exit 1; }
 log "make libs (-j$jobs)"
 nice -n 15 make -j"$jobs" libs >"$suite_dir/make-libs.log" 2>&1 ||

@@ -12,11 +12,12 @@
                                      the expected-to-fail list XFAIL passed (so that the list
                                      cannot go stale)
 
-OUT_DIR holds, for each round N, round-N.json (the runner's report: each test's state),
-round-N.err (its stderr: failure messages and skip reasons) and round-N.out (its stdout, with a
-summary table, used when the report is missing). The librdkafka runner SIGKILLs itself when a test
-times out (pthread_kill(SIGKILL)), so run.sh runs it again on what was left: the rounds are merged
-here, a test's first finished state winning.
+OUT_DIR, or each of its lanes (OUT_DIR/lane-*: runners side by side), holds for each round N
+round-N.json (the runner's report: each test's state), round-N.err (its stderr: failure messages
+and skip reasons) and round-N.out (its stdout, with a summary table, used when the report is
+missing). The librdkafka runner SIGKILLs itself when a test times out (pthread_kill(SIGKILL)),
+so run.sh runs it again on what was left: the rounds are merged here, a test's first finished
+state winning.
 """
 import glob
 import json
@@ -31,9 +32,12 @@ FINAL = ("PASSED", "FAILED", "SKIPPED", "FILTERED")
 
 
 def rounds(out_dir):
-    def num(p):
-        return int(re.search(r"round-(\d+)\.out$", p).group(1))
-    return sorted(glob.glob(os.path.join(out_dir, "round-*.out")), key=num)
+    """The rounds in OUT_DIR and in its lanes (OUT_DIR/lane-*, runners side by side), each
+    lane's in the order they ran."""
+    def key(p):
+        return (os.path.dirname(p), int(re.search(r"round-(\d+)\.out$", p).group(1)))
+    return sorted(glob.glob(os.path.join(out_dir, "round-*.out"))
+                  + glob.glob(os.path.join(out_dir, "lane-*", "round-*.out")), key=key)
 
 
 def summary_table(path):
@@ -88,6 +92,10 @@ def messages(path):
     return first
 
 
+def skipped_by_list(state, text):
+    return state == "SKIPPED" and text.startswith("included in TESTS_SKIP")
+
+
 def merged(out_dir):
     result = {}  # name -> [state, text]
     for out in rounds(out_dir):
@@ -111,12 +119,16 @@ def merged(out_dir):
             elif state == "SKIPPED" and text.startswith(FILTERED):
                 state = "FILTERED"  # by the -L flag: a local test
             old = result.get(name)
-            # A round's TESTS list (the phases of run.sh, the rounds after a runner timeout)
-            # says nothing about the tests it leaves out: UNLISTED never replaces a state and
-            # is replaced by any.
+            # A round's TESTS list (the lanes of run.sh, the rounds after a runner timeout) says
+            # nothing about the tests it leaves out: UNLISTED never replaces a state and is
+            # replaced by any. Nor does TESTS_SKIP, which holds skip.txt and, in the lane that
+            # runs all other tests, the tests of the other lanes: it replaces only UNLISTED, and
+            # is replaced by any state but UNLISTED (a skip.txt test has no other).
             if state == "UNLISTED" and old is not None:
                 continue
-            if (old is None or old[0] in ("UNLISTED", "FILTERED")
+            if skipped_by_list(state, text) and old is not None and old[0] != "UNLISTED":
+                continue
+            if (old is None or old[0] in ("UNLISTED", "FILTERED") or skipped_by_list(*old)
                     or (old[0] not in FINAL and state != "DNS")):
                 result[name] = [state, text]
     return result
