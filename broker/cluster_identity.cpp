@@ -75,8 +75,9 @@ std::string load_or_create_cluster_id(const std::filesystem::path& log_dir, int3
                     auto [end, ec] =
                         std::from_chars(value.data(), value.data() + value.size(), stored_node);
                     if (ec != std::errc() || end != value.data() + value.size() || stored_node < 0)
-                        throw std::runtime_error(path.string() + " has an invalid " + key + " '" +
-                                                 value + "'; fix or remove it");
+                        throw std::runtime_error(
+                            fmt::format("{} has an invalid {} '{}'; fix or remove it",
+                                        path.string(), key, value));
                 }
             }
             if (cluster_id.empty())
