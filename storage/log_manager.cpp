@@ -374,6 +374,8 @@ void LogManager::delete_removed() {
         std::error_code ec;
         fs::remove_all(dir, ec);
     }
+    for (const auto& r : expired)
+        group_commit_->forget(r.log.get());
 }
 
 std::vector<std::pair<TopicPartition, PartitionLog*>> LogManager::logs() const {

@@ -47,6 +47,7 @@
 
 #include "protocol/expected.h"
 #include "storage/checkpoint_file.h"
+#include "storage/group_commit.h"
 #include "storage/log_config.h"
 #include "storage/partition_log.h"
 #include "storage/partition_metadata.h"
@@ -110,6 +111,8 @@ class LogManager {
     // Every log now, by topic and partition (the metrics endpoint). Use a pointer within one
     // synchronous step, as handlers do: a removed topic's logs live on for delete_removed's grace.
     std::vector<std::pair<TopicPartition, PartitionLog*>> logs() const;
+    // The threads that make durable-mode appends durable (storage/group_commit.h).
+    GroupCommitter& group_commit() { return *group_commit_; }
 
   private:
     LogManager(std::filesystem::path log_dir, LogConfig defaults, Clock clock)
@@ -135,6 +138,9 @@ class LogManager {
     std::vector<Removed> removed_;  // guarded by mutex_
     uint64_t removals_ = 0;         // guarded by mutex_; makes renamed dir names unique
     std::mutex checkpoint_mutex_;
+    // Last, so it stops before any log is freed. Four threads: a sync of one partition never
+    // waits for another's, up to four partitions at once; more would only queue in the disk.
+    std::unique_ptr<GroupCommitter> group_commit_ = std::make_unique<GroupCommitter>(4);
 };
 
 }  // namespace skiff::storage

@@ -61,6 +61,10 @@ Expected<std::unique_ptr<PartitionLog>, StorageError> PartitionLog::open(
     log->last_flush_ms_ = log->now();
     log->load_producer_state();
     log->state_.first_unstable = log->producers_.first_unstable_offset().value_or(-1);
+    // What recovery kept is what the next sync or flush starts from; readers see all of it.
+    log->durable_mode_ = log->config_.flush_interval_messages == 1;
+    log->durable_end_ = leo;
+    log->state_.durable_end = log->durable_mode_ ? leo : -1;
     return log;
 }
 
@@ -162,7 +166,7 @@ StorageError verdict_error(SequenceCheck& check) {
 
 Expected<AppendResult, StorageError> PartitionLog::append(
     std::span<const std::byte> batches, std::span<const protocol::BatchSummary> summaries,
-    AppendOrigin origin) {
+    AppendOrigin origin, Durability durability) {
     std::lock_guard lock(append_mutex_);
     // A closed log belongs to a topic being deleted (or to a broker stopping): for the client
     // that is an unknown partition, which it retries after refreshing metadata, not a disk error.
@@ -239,6 +243,8 @@ Expected<AppendResult, StorageError> PartitionLog::append(
         state_.first_unstable = producers_.first_unstable_offset().value_or(-1);
         log_start = state_.log_start_offset;
     }
+    if (durability == Durability::group_commit && durable_mode_)
+        return AppendResult{base, last, log_start, false, true};  // sync_appended's to make durable
     unflushed_messages_ += records;
     if (unflushed_messages_ >= config_.flush_interval_messages)
         (void)flush_locked();
@@ -304,8 +310,10 @@ Expected<void, StorageError> PartitionLog::flush_locked() {
     int64_t leo = snap.high_watermark;
     // Rolls happen under the append lock, held here: flush_upto_ cannot move meanwhile.
     const int64_t sealed = flush_upto_.load();
-    if (recovery_point_.load() >= leo && sealed_synced_.load() >= sealed)
+    if (recovery_point_.load() >= leo && sealed_synced_.load() >= sealed) {
+        mark_durable(leo);
         return {};  // nothing written since the last flush (Kafka's flush skips it too)
+    }
     SyncTimer timer(SyncKind::log_flush);
     // Every segment that may hold bytes after the recovery point, and every sealed one whose
     // seal is not on disk yet.
@@ -319,6 +327,7 @@ Expected<void, StorageError> PartitionLog::flush_locked() {
         return synced;
     advance(sealed_synced_, sealed);
     advance_recovery_point(leo);
+    mark_durable(leo);
     unflushed_messages_ = 0;
     last_flush_ms_ = now();
     return {};
@@ -352,12 +361,13 @@ Expected<int64_t, StorageError> PartitionLog::delete_records_before(int64_t offs
     int64_t start;
     {
         std::lock_guard state_lock(state_mutex_);
-        const int64_t target = offset == -1 ? state_.high_watermark : offset;
-        if (target < 0 || target > state_.high_watermark)
+        const int64_t high_watermark = state_.visible_end();
+        const int64_t target = offset == -1 ? high_watermark : offset;
+        if (target < 0 || target > high_watermark)
             return unexpected(StorageError{StorageErrc::offset_out_of_range,
                                            "offset " + std::to_string(offset) +
                                                " is beyond the high watermark " +
-                                               std::to_string(state_.high_watermark)});
+                                               std::to_string(high_watermark)});
         state_.log_start_offset = std::max(state_.log_start_offset, target);
         start = state_.log_start_offset;
     }
@@ -418,8 +428,10 @@ Expected<void, StorageError> PartitionLog::close() {
     if (closed_)
         return {};
     auto flushed = flush_locked();
-    if (!flushed)
+    if (!flushed) {
+        fail_durable_waiters(flushed.error());
         return flushed;
+    }
     auto sealed = snapshot().segments->active()->seal();
     if (!sealed)
         return sealed;
@@ -434,6 +446,16 @@ Expected<void, StorageError> PartitionLog::close() {
 void PartitionLog::update_config(LogConfig config) {
     std::lock_guard lock(append_mutex_);
     config_ = std::move(config);
+    const bool durable = config_.flush_interval_messages == 1;
+    if (durable == durable_mode_)
+        return;
+    // Into or out of durable mode: flushed first, so that nothing appended under one mode's
+    // rules waits or shows under the other's.
+    if (auto flushed = flush_locked(); !flushed)
+        fail_durable_waiters(flushed.error());
+    durable_mode_ = durable;
+    std::lock_guard state_lock(state_mutex_);
+    state_.durable_end = durable ? durable_end_.load() : -1;
 }
 
 LogConfig PartitionLog::config() const {

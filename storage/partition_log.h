@@ -23,6 +23,15 @@
 // roll's base offset before the roll (the last append flushed it), so the seal's index work
 // would otherwise never reach the disk, and after a power cut a zeroed 10 MiB index would be
 // trusted. sealed_synced_ tracks that, separately from the recovery point.
+//
+// Durable mode (flush.messages=1, Kafka's "flush every message"): nothing is visible to readers
+// (high watermark, last stable offset, fetches, offset lookups) before it is on disk, as in Kafka
+// where such an append flushes before the high watermark moves. Appends by the produce path use
+// group commit (Durability::group_commit): sync_appended() fdatasyncs the .log files holding
+// everything appended since the last sync, then moves the durable end, which is what readers
+// see, and completes the when_durable() waiters. The indexes are not synced there: they stay
+// above the recovery point, which only flushes (rolls, close, flush.ms) move, so recovery
+// rebuilds them from the synced .log after a power cut.
 #pragma once
 
 #include <algorithm>
@@ -55,7 +64,18 @@ struct AppendResult {
     // A retried idempotent batch already in the log: nothing was written and the offsets are
     // those it got the first time.
     bool duplicate = false;
+    // Durability::group_commit in durable mode: the batches are written but not yet on disk nor
+    // visible to readers; when_durable(last_offset + 1, ...) says when they are.
+    bool sync_pending = false;
 };
+
+// When an append reaches the disk.
+//  - flush_settings: as the log's flush settings say, on the appending thread (Kafka's
+//    flush.messages / flush.ms). Every internal writer (coordinators, markers) uses this.
+//  - group_commit: in durable mode (flush.messages=1) the append returns at once with
+//    sync_pending, and a GroupCommitter thread makes it durable together with the appends made
+//    meanwhile (storage/group_commit.h). In any other mode it is flush_settings.
+enum class Durability { flush_settings, group_commit };
 
 // Who appends: a client (Produce; every idempotence check, control batches refused) or the
 // group coordinator (its transactional offset batches: no sequence checks).
@@ -130,7 +150,8 @@ class PartitionLog {
     // AppendOrigin::coordinator skips the duplicate and sequence checks (epochs still apply).
     Expected<AppendResult, StorageError> append(std::span<const std::byte> batches,
                                                 std::span<const protocol::BatchSummary> summaries,
-                                                AppendOrigin origin = AppendOrigin::client);
+                                                AppendOrigin origin = AppendOrigin::client,
+                                                Durability durability = Durability::flush_settings);
     // Appends one control batch in Kafka's format (storage/control_batch.h, 78 bytes). Marker
     // epoch below the producer's -> invalid_producer_epoch; coordinator epoch below the
     // producer's -> transaction_coordinator_fenced. Closes the producer's open transaction in
@@ -164,6 +185,19 @@ class PartitionLog {
     const RecoveryStats& recovery_stats() const { return recovery_stats_; }
 
     Expected<void, StorageError> flush();
+
+    // Group commit (durable mode). `done` runs once everything below `end` is on disk: at once
+    // (on this thread) if it is already, else on the thread of the sync that covers it, or of
+    // the close or failure that ends the wait (with the error: the data may not be on disk).
+    using SyncDone = std::function<void(const Expected<void, StorageError>&)>;
+    void when_durable(int64_t end, SyncDone done);
+    // Makes everything appended so far durable (one fdatasync per .log touched since the last
+    // sync, and the directory after a roll) and completes the waiters it covers. Called by a
+    // GroupCommitter thread; one sync per log at a time, never under the append lock.
+    void sync_appended();
+    // flush.messages=1 (or log.flush.interval.messages=1 inherited).
+    bool durable_mode() const { return durable_mode_.load(); }
+
     // True when sealed segments wait for flush_rolled(): above the recovery point, or below it
     // with their seal (or an index rebuilt at open) not yet fsynced.
     bool flush_pending() const {
@@ -213,8 +247,16 @@ class PartitionLog {
         int64_t log_start_offset = 0;
         int64_t active_size = 0;      // committed bytes of the active segment
         int64_t first_unstable = -1;  // first offset of the oldest open transaction, -1: none
+        // Durable mode: the end of what is on disk, which readers may see; -1 in other modes.
+        int64_t durable_end = -1;
+        // `high_watermark` is the log end; what readers see ends here (the high watermark that
+        // Fetch and ListOffsets report).
+        int64_t visible_end() const {
+            return durable_end >= 0 ? std::min(durable_end, high_watermark) : high_watermark;
+        }
         int64_t lso() const {
-            return first_unstable >= 0 ? std::min(first_unstable, high_watermark) : high_watermark;
+            const int64_t end = visible_end();
+            return first_unstable >= 0 ? std::min(first_unstable, end) : end;
         }
         // Bytes of segment i a reader may look at.
         int64_t limit(size_t i) const {
@@ -227,6 +269,11 @@ class PartitionLog {
     Expected<void, StorageError> roll(int64_t now_ms);
     size_t apply_retention_locked();  // call with append_mutex_ held
     Expected<void, StorageError> flush_locked();
+    // Everything below `end` is on disk: moves the durable end (and what readers see, in durable
+    // mode) and completes the waiters it covers.
+    void mark_durable(int64_t end);
+    // A sync or close failed: every waiter gets the error.
+    void fail_durable_waiters(const StorageError& error);
     // The recovery point only grows: flush_rolled and flush_locked race to move it.
     void advance_recovery_point(int64_t offset);
     static void advance(std::atomic<int64_t>& mark, int64_t offset);
@@ -267,8 +314,20 @@ class PartitionLog {
     int64_t unflushed_messages_ = 0;
     int64_t producer_snapshot_offset_ = -1;  // the newest producer snapshot on disk
     int64_t last_flush_ms_ = 0;
-    bool closed_ = false;
+    std::atomic<bool> closed_{false};  // written under the append lock, read by syncs too
     ProducerState producers_;
+
+    // Group commit (partition_log_sync.cpp).
+    std::atomic<bool> durable_mode_{false};
+    std::atomic<int64_t> durable_end_{0};  // everything below is on disk (only grows)
+    std::mutex sync_mutex_;                // one sync_appended at a time
+    int64_t dir_synced_base_ = -1;         // active segment when the dir was last synced
+    struct SyncWaiter {
+        int64_t end;
+        SyncDone done;
+    };
+    std::mutex waiters_mutex_;
+    std::vector<SyncWaiter> sync_waiters_;  // guarded by waiters_mutex_
 };
 
 }  // namespace skiff::storage

@@ -22,11 +22,13 @@ Expected<ReadResult, StorageError> PartitionLog::read(int64_t offset, int64_t ma
     if (offset < snap.log_start_offset || offset > snap.high_watermark)
         return unexpected(out_of_range(offset, snap.log_start_offset, snap.high_watermark));
     ReadResult result;
-    result.high_watermark = snap.high_watermark;
+    result.high_watermark = snap.visible_end();
     result.log_start_offset = snap.log_start_offset;
     result.last_stable_offset = snap.lso();
     const bool committed = isolation == Isolation::read_committed;
-    const int64_t end_offset = committed ? result.last_stable_offset : snap.high_watermark;
+    // Both are batch boundaries: the LSO a transaction's first batch, the durable end the end of
+    // a synced append.
+    const int64_t end_offset = committed ? result.last_stable_offset : result.high_watermark;
     if (offset >= end_offset)
         return result;
     const SegmentSet& set = *snap.segments;
@@ -170,7 +172,7 @@ std::optional<TimestampOffset> PartitionLog::offset_for_timestamp(int64_t timest
         auto found = set[i]->find_timestamp(timestamp_ms, snap.limit(i));
         if (found && *found) {
             int64_t offset = std::max((*found)->offset, snap.log_start_offset);
-            if (offset >= snap.high_watermark)
+            if (offset >= snap.visible_end())
                 return std::nullopt;
             return TimestampOffset{(*found)->timestamp, offset};
         }
@@ -183,7 +185,7 @@ std::optional<TimestampOffset> PartitionLog::max_timestamp() const {
     std::optional<TimestampOffset> best;
     for (const auto& segment : snap.segments->segments()) {
         auto m = segment->max_timestamp();
-        if (m && m->offset < snap.high_watermark && (!best || m->timestamp > best->timestamp))
+        if (m && m->offset < snap.visible_end() && (!best || m->timestamp > best->timestamp))
             best = TimestampOffset{m->timestamp, m->offset};
     }
     return best;
@@ -196,7 +198,7 @@ int64_t PartitionLog::log_end_offset() const {
     return snapshot().high_watermark;
 }
 int64_t PartitionLog::high_watermark() const {
-    return snapshot().high_watermark;
+    return snapshot().visible_end();
 }
 size_t PartitionLog::segment_count() const {
     return snapshot().segments->size();

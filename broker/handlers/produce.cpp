@@ -4,6 +4,7 @@
 
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
+#include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/security/authorize.h"
@@ -27,6 +28,9 @@ struct AppendOutcome {
     int64_t log_start_offset = -1;
     // INVALID_RECORD for one record: its index within its batch (the response's record_errors).
     int32_t record_index = -1;
+    // Durable mode: appended, to be acknowledged once on disk (PendingSync::end).
+    storage::PartitionLog* pending_log = nullptr;
+    int64_t durable_end = -1;
 };
 
 AppendOutcome fail(ErrorCode e, std::string message) {
@@ -237,7 +241,8 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     auto* log = broker.logs().get({topic, partition});
     if (!log)
         return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
-    auto appended = log->append(stored, summaries);
+    auto appended = log->append(stored, summaries, storage::AppendOrigin::client,
+                                storage::Durability::group_commit);
     if (!appended) {
         if (appended.error().code == storage::StorageErrc::out_of_order_sequence ||
             appended.error().code == storage::StorageErrc::invalid_producer_epoch ||
@@ -256,7 +261,9 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     }
     // A retried idempotent batch already stored: acknowledged with its original offsets.
     if (!appended->duplicate) {
-        broker.waiters().notify(PartitionWaiters::key(topic, partition));
+        // In durable mode fetches see the batch once it is synced: they are woken then.
+        if (!appended->sync_pending)
+            broker.waiters().notify(PartitionWaiters::key(topic, partition));
         uint64_t appended_records = 0;
         for (const auto& s : summaries)
             appended_records += static_cast<uint64_t>(s.record_count);
@@ -264,7 +271,32 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         storage::PartitionTraffic::add(traffic.records_produced, appended_records);
         storage::PartitionTraffic::add(traffic.bytes_produced, stored.size());
     }
-    return {ErrorCode::none, {}, appended->base_offset, appended->log_start_offset};
+    AppendOutcome ok{ErrorCode::none, {}, appended->base_offset, appended->log_start_offset};
+    if (appended->sync_pending) {
+        ok.pending_log = log;
+        ok.durable_end = appended->last_offset + 1;
+    }
+    return ok;
+}
+
+// Durable mode: the response waits until every partition's append is on disk; a partition whose
+// sync failed is answered KAFKA_STORAGE_ERROR, as Kafka answers a failed flush. acks=0 gets no
+// response, but its batches still become visible only once synced (partition_log.h).
+asio::awaitable<void> acknowledge_when_durable(
+    RequestContext& ctx, std::vector<PendingSync>& pending,
+    std::vector<protocol::PartitionProduceResponse*>& answers, std::vector<std::string>& keys) {
+    auto errors = co_await wait_until_durable(ctx.broker.logs().group_commit(), pending);
+    for (size_t i = 0; i < pending.size(); ++i) {
+        if (errors[i]) {
+            LogThrottle::global().log(spdlog::level::err, "produce:sync-failed",
+                                      "sync of {} failed: {}", keys[i], errors[i]->message);
+            answers[i]->error_code = ErrorCode::kafka_storage_error;
+            answers[i]->error_message = errors[i]->message;
+            answers[i]->base_offset = -1;
+        } else {
+            ctx.broker.waiters().notify(keys[i]);
+        }
+    }
 }
 
 }  // namespace
@@ -278,6 +310,9 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
     protocol::ProduceResponse resp;
     resp.responses.reserve(req.topic_data.size());
     std::string resolved;
+    std::vector<PendingSync> pending;  // durable mode's appends, answered once on disk
+    std::vector<std::pair<size_t, size_t>> pending_at;
+    std::vector<std::string> pending_keys;
     // Authorization (with an authorizer: docs/acls.md): a transactional producer needs WRITE on
     // its transactional id, else every partition is TRANSACTIONAL_ID_AUTHORIZATION_FAILED; each
     // topic needs WRITE, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleProduceRequest).
@@ -320,9 +355,21 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
                 r.record_errors.push_back({outcome.record_index, outcome.message});
             if (outcome.error != ErrorCode::none)
                 r.error_message = std::move(outcome.message);
+            if (outcome.pending_log) {
+                pending.push_back({outcome.pending_log, outcome.durable_end});
+                pending_at.emplace_back(resp.responses.size(), t.partition_responses.size());
+                pending_keys.push_back(PartitionWaiters::key(*name, p.index));
+            }
             t.partition_responses.push_back(std::move(r));
         }
         resp.responses.push_back(std::move(t));
+    }
+    if (!pending.empty()) {
+        std::vector<protocol::PartitionProduceResponse*> answers;
+        answers.reserve(pending_at.size());
+        for (auto [topic_at, partition_at] : pending_at)
+            answers.push_back(&resp.responses[topic_at].partition_responses[partition_at]);
+        co_await acknowledge_when_durable(ctx, pending, answers, pending_keys);
     }
     if (ctx.suppress_response)
         for (const auto& t : resp.responses)

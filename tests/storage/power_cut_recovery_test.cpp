@@ -67,9 +67,7 @@ class PartitionDir {
     fs::path path_;
 };
 
-int64_t base_of(const fs::path& file) {
-    return *parse_segment_file_name(file.filename().string(), file.extension().string());
-}
+using test::base_of;
 
 // fill(): 4 segments, 40 offsets, closed cleanly (sealed indexes trimmed and fsynced).
 std::vector<int64_t> write_log(const fs::path& dir) {

@@ -189,5 +189,54 @@ TEST(ProducerStateTest, CrashWithoutSnapshotsRebuildsFromBatchHeaders) {
     EXPECT_EQ(stale.error().code, StorageErrc::invalid_producer_epoch);
 }
 
+// A power cut in default mode lost the tail of what an idempotent producer had been acknowledged
+// (here: its last two batches, sequences 4-7). Kafka 3.9 answers the producer's next batch as
+// ProducerStateManager.checkSequence does: the producer is still known (its first batches
+// survived), its sequence does not follow, so OUT_OF_ORDER_SEQUENCE_NUMBER (librdkafka then
+// raises a fatal error and the application makes a new producer; the Java client bumps the
+// epoch). A new epoch starting at sequence 0 is accepted. When every batch of the producer was
+// lost it is unknown, and Kafka accepts any sequence (as after retention removed its state).
+TEST(ProducerStateTest, AProducerWhoseAcknowledgedTailWasLostIsAnsweredAsKafkaDoes) {
+    TempDir dir;
+    const auto batch_bytes = idempotent_batch(3, 0, 0).size();
+    {
+        auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 4096));
+        ASSERT_TRUE(log);
+        for (int i = 0; i < 4; ++i)
+            ASSERT_TRUE(append_idempotent(**log, idempotent_batch(3, 0, i * 2)));
+        // No close: the power cut left only the first two batches on disk.
+    }
+    for (int64_t offset : list_producer_snapshots(dir.path()))
+        fs::remove(dir.path() / segment_file_name(offset, kSnapshotSuffix));
+    const auto log_file = test::segment_files(dir.path(), ".log").at(0);
+    fs::resize_file(log_file, 2 * batch_bytes);
+    {
+        auto log = PartitionLog::open(dir.path(), test::small_config(1 << 20, 4096), {}, false, 0);
+        ASSERT_TRUE(log);
+        EXPECT_EQ((*log)->log_end_offset(), 4);
+        auto next = append_idempotent(**log, idempotent_batch(3, 0, 8));
+        ASSERT_FALSE(next);
+        EXPECT_EQ(next.error().code, StorageErrc::out_of_order_sequence);
+        auto bumped = append_idempotent(**log, idempotent_batch(3, 1, 0));
+        ASSERT_TRUE(bumped) << bumped.error().message;
+        EXPECT_EQ(bumped->base_offset, 4);
+        ASSERT_TRUE((*log)->close());
+    }
+    TempDir lost_all;
+    {
+        auto log = PartitionLog::open(lost_all.path(), test::small_config(1 << 20, 4096));
+        ASSERT_TRUE(log);
+        for (int i = 0; i < 2; ++i)
+            ASSERT_TRUE(append_idempotent(**log, idempotent_batch(5, 0, i * 2)));
+    }
+    fs::resize_file(test::segment_files(lost_all.path(), ".log").at(0), 0);
+    auto log = PartitionLog::open(lost_all.path(), test::small_config(1 << 20, 4096), {}, false, 0);
+    ASSERT_TRUE(log);
+    EXPECT_EQ((*log)->log_end_offset(), 0);
+    auto resumed = append_idempotent(**log, idempotent_batch(5, 0, 4));
+    ASSERT_TRUE(resumed) << resumed.error().message;
+    EXPECT_EQ(resumed->base_offset, 0);
+}
+
 }  // namespace
 }  // namespace skiff::storage

@@ -30,9 +30,7 @@ using test::fill;
 using test::fixed_now;
 using test::segment_files;
 
-int64_t base_of(const fs::path& file) {
-    return *parse_segment_file_name(file.filename().string(), file.extension().string());
-}
+using test::base_of;
 
 struct timespec change_time(const fs::path& p) {
     struct stat st {};

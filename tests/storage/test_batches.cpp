@@ -175,4 +175,8 @@ std::vector<std::filesystem::path> segment_files(const std::filesystem::path& di
     return out;
 }
 
+int64_t base_of(const std::filesystem::path& file) {
+    return *parse_segment_file_name(file.filename().string(), file.extension().string());
+}
+
 }  // namespace skiff::storage::test

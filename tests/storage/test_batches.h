@@ -56,5 +56,7 @@ void fill(PartitionLog& log, int from = 0, int to = 20);
 // The segment files of `dir` with `suffix` (".log", ".index", ...), sorted by base offset.
 std::vector<std::filesystem::path> segment_files(const std::filesystem::path& dir,
                                                  std::string_view suffix);
+// The base offset a segment file's name gives (00000000000000000042.log -> 42).
+int64_t base_of(const std::filesystem::path& file);
 
 }  // namespace skiff::storage::test
