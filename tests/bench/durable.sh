@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Durable mode against the default: acks=all produce throughput and latency with
-# log.flush.interval.messages=1 (every acknowledged batch fdatasynced first, concurrent requests
-# sharing one sync per partition: group commit) and with the default flush settings, for 1, 10
-# and 100 concurrent librdkafka producers (bench_client clients: one handle and thread each, at
-# most 100 messages of 1 KiB unacknowledged each, one partition). Beside them, this disk's own
-# fdatasync latency (fdatasync_latency.py in the same data directory's file system), since that
-# is what durable mode waits for. A fresh skiff and data directory per run, rounds
-# A B C ... A B C ..., medians.
+# Durable mode against the default: acks=all produce with log.flush.interval.messages=1 (every
+# acknowledged batch fdatasynced first, concurrent requests sharing one sync per partition: group
+# commit) and with the default flush settings, for 1, 10 and 100 concurrent librdkafka producers
+# (bench_client clients: one handle and thread each, 1 KiB values, one partition), in two loads:
+#   throughput  at most 100 messages unacknowledged per producer, librdkafka's own batching
+#   latency     one message at a time per producer and linger.ms=0: produce() to delivery report
+#               is one request's round trip, the figure to hold against the disk's sync time
+# Beside them, this disk's own fdatasync latency (fdatasync_latency.py, 4 KiB appends, on the
+# data directory's file system), since that is what durable mode waits for. A fresh skiff and
+# data directory per run, rounds A B C ... A B C ..., medians.
 #
 #   tests/bench/durable.sh [ROUNDS] [SECONDS]   (defaults: 3 rounds of 5 s)
 #
@@ -37,19 +39,25 @@ trap 'exit 130' INT TERM
 
 raw=$tmp/raw.txt
 : >"$raw"
+printf 'linger.ms=0\n' >"$tmp/no-linger.conf"
+loads=("throughput:--max-outstanding 100" "latency:--max-outstanding 1 --conf-file $tmp/no-linger.conf")
 for r in $(seq "$rounds"); do
   line=$(/usr/bin/python3 "$root/tests/bench/fdatasync_latency.py" "$tmp" 1000 4096)
   echo "round=$r mode=disk ${line#result }" | tee -a "$raw"
+  for load in "${loads[@]}"; do
   for producers in 1 10 100; do
   for mode in default durable; do
     extra=()
     [ "$mode" = durable ] && extra=(--override log.flush.interval.messages=1)
     skiff_start "$skiff_bin" "$tmp/data" "$tmp/skiff.log" "${extra[@]}"
+    # shellcheck disable=SC2086 # the load's options, split on purpose
     line=$(timeout 300 "$client" clients --bootstrap "$skiff_addr" --broker-pid "$skiff_pid" \
       --topic durable --partitions 1 --producers "$producers" --acks all --size 1024 \
-      --seconds "$seconds" | grep '^result ') || { log "$mode with $producers failed"; exit 1; }
-    echo "round=$r mode=$mode ${line#result }" | tee -a "$raw"
+      --seconds "$seconds" ${load#*:} | grep '^result ') ||
+      { log "$mode with $producers failed"; exit 1; }
+    echo "round=$r load=${load%%:*} mode=$mode ${line#result }" | tee -a "$raw"
     stop_skiff
+  done
   done
   done
 done
@@ -58,14 +66,17 @@ bench_summary "$raw" <<'PY'
 disk = [r for r in rows if r["mode"] == "disk"]
 print("\nfdatasync of this disk (4 KiB appends): p50 %.2f ms, p99 %.2f ms"
       % (med(disk, "p50_us") / 1000, med(disk, "p99_us") / 1000))
-print("\n| producers | mode | msgs/s | MB/s | of default | p50 ms | p99 ms | p99 / fdatasync p99 |")
-print("|---|---|---|---|---|---|---|---|")
-for n in ("1", "10", "100"):
-    base = [r for r in rows if r["mode"] == "default" and r.get("producers") == n]
-    for mode in ("default", "durable"):
-        rs = [r for r in rows if r["mode"] == mode and r.get("producers") == n]
-        print("| %s | %s | %.0f | %.2f | %.2fx | %.2f | %.2f | %.1f |" % (
-            n, mode, med(rs, "msgs_per_s"), med(rs, "mb_per_s"),
-            med(rs, "msgs_per_s") / med(base, "msgs_per_s"), med(rs, "p50_us") / 1000,
-            med(rs, "p99_us") / 1000, med(rs, "p99_us") / med(disk, "p99_us")))
+print("\n| load | producers | mode | msgs/s | MB/s | of default | p50 ms | p99 ms | p99 / fdatasync p99 |")
+print("|---|---|---|---|---|---|---|---|---|")
+for load in ("throughput", "latency"):
+    for n in ("1", "10", "100"):
+        pick = lambda mode: [r for r in rows if r.get("load") == load and r["mode"] == mode
+                             and r.get("producers") == n]
+        base = pick("default")
+        for mode in ("default", "durable"):
+            rs = pick(mode)
+            print("| %s | %s | %s | %.0f | %.2f | %.2fx | %.2f | %.2f | %.1f |" % (
+                load, n, mode, med(rs, "msgs_per_s"), med(rs, "mb_per_s"),
+                med(rs, "msgs_per_s") / med(base, "msgs_per_s"), med(rs, "p50_us") / 1000,
+                med(rs, "p99_us") / 1000, med(rs, "p99_us") / med(disk, "p99_us")))
 PY
