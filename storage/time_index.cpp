@@ -8,7 +8,7 @@ namespace {
 int64_t timestamp_of(const std::byte* e) {
     return load_be<int64_t>(e);
 }
-int64_t relative_offset(const std::byte* e) {
+int64_t time_entry_offset(const std::byte* e) {
     return load_be<int32_t>(e + 8);
 }
 }  // namespace
@@ -25,7 +25,7 @@ bool TimeIndex::maybe_append(int64_t timestamp, int64_t offset) {
 
 TimestampAndOffset TimeIndex::entry(size_t i) const {
     const std::byte* e = file_->entry(i);
-    return {timestamp_of(e), base_offset_ + relative_offset(e)};
+    return {timestamp_of(e), base_offset_ + time_entry_offset(e)};
 }
 
 std::optional<TimestampAndOffset> TimeIndex::lookup(int64_t timestamp) const {
