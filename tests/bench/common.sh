@@ -12,6 +12,9 @@
 #                                     sets skiff_pid and skiff_addr, exits if it does not listen
 #   addr=$(skiff_address LOG_FILE PID) || exit 1
 #   stop_process PID                  SIGTERM, SIGKILL after 10 s, reaped (nothing if PID is "")
+#   bench_workdir DIR                 DIR (made by the caller) becomes the run's $tmp, with an empty
+#                                     $raw in it; stop_skiff stops $skiff_pid and empties
+#                                     $tmp/data; on exit skiff is stopped and DIR removed
 #   bench_summary RAW [ARG...] <<'PY' runs the Python on stdin with `rows` (each line of RAW as a
 #   ...                               dict of its key=value fields), `med(rows, key)` (a field's
 #   PY                                median), `args` (the ARGs), re, statistics and sys
@@ -61,6 +64,21 @@ stop_process() {
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -KILL "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+}
+
+stop_skiff() {
+  stop_process "$skiff_pid"
+  skiff_pid=''
+  rm -rf "$tmp/data"
+}
+
+bench_workdir() {
+  tmp=$1
+  skiff_pid=''
+  raw=$tmp/raw.txt
+  : >"$raw"
+  trap 'stop_skiff; rm -rf "$tmp"' EXIT
+  trap 'exit 130' INT TERM
 }
 
 bench_summary() {

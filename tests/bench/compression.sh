@@ -31,18 +31,7 @@ bench_build bench-build.log skiff bench_client
 skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 
-tmp=$(mktemp -d /tmp/skiff-compression.XXXXXX)
-skiff_pid=''
-stop_skiff() {
-  stop_process "$skiff_pid"
-  skiff_pid=''
-  rm -rf "$tmp/data"
-}
-trap 'stop_skiff; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-raw=$tmp/raw.txt
-: >"$raw"
+bench_workdir "$(mktemp -d /tmp/skiff-compression.XXXXXX)"
 for r in $(seq "$rounds"); do
   for c in "${cases[@]}"; do
     skiff_start "$skiff_bin" "$tmp/data" "$tmp/skiff.log" --override "compression.type=$c"

@@ -27,18 +27,7 @@ skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 
 # On disk (not /tmp if that were a tmpfs): the point is the disk's sync cost.
-tmp=$(mktemp -d "$root/.bench-durable.XXXXXX")
-skiff_pid=''
-stop_skiff() {
-  stop_process "$skiff_pid"
-  skiff_pid=''
-  rm -rf "$tmp/data"
-}
-trap 'stop_skiff; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-raw=$tmp/raw.txt
-: >"$raw"
+bench_workdir "$(mktemp -d "$root/.bench-durable.XXXXXX")"
 printf 'linger.ms=0\n' >"$tmp/no-linger.conf"
 loads=("throughput:--max-outstanding 100" "latency:--max-outstanding 1 --conf-file $tmp/no-linger.conf")
 for r in $(seq "$rounds"); do

@@ -26,18 +26,7 @@ skiff_bin=$build/broker/skiff
 client=$build/tests/bench/bench_client
 peer=$build/tests/bench/mock_peer
 
-tmp=$(mktemp -d /tmp/skiff-transactions.XXXXXX)
-skiff_pid=''
-stop_skiff() {
-  stop_process "$skiff_pid"
-  skiff_pid=''
-  rm -rf "$tmp/data"
-}
-trap 'stop_skiff; rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-
-raw=$tmp/raw.txt
-: >"$raw"
+bench_workdir "$(mktemp -d /tmp/skiff-transactions.XXXXXX)"
 cadences=("100ms:--commit-ms 100 --commit-msgs 1000000000" "1000msgs:--commit-ms 1000000 --commit-msgs 1000")
 # start_broker skiff|peer: sets addr and skiff_pid (the peer's, for it) for one run; stop_skiff
 # stops either.
