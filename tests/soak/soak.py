@@ -3,7 +3,9 @@
 data directory, N times; at the end nothing acknowledged is lost, duplicated or reordered.
 
     /usr/bin/python3 tests/soak/soak.py build/broker/skiff [--cycles 50] [--partitions 4]
-                     [--min-up 1.0] [--max-up 4.0] [--seed N]
+                     [--min-up 1.0] [--max-up 4.0] [--seed N] [--durable]
+
+--durable runs the broker in durable mode (log.flush.interval.messages=1: group commit).
 
 Load: an idempotent acks=all producer (librdkafka through confluent-kafka) writing
 sequence-numbered messages ("<partition>:<seq>") to every partition, and a group consumer that
@@ -162,6 +164,8 @@ def main():
     ap.add_argument("--max-up", type=float, default=4.0, help="longest time between kills (s)")
     ap.add_argument("--segment-bytes", type=int, default=1 << 20)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--durable", action="store_true",
+                    help="durable mode: log.flush.interval.messages=1 (group commit)")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
@@ -173,6 +177,7 @@ def main():
         "num.partitions": args.partitions,
         "log.segment.bytes": args.segment_bytes,
         "group.initial.rebalance.delay.ms": 0,
+        **({"log.flush.interval.messages": 1} if args.durable else {}),
     }, name="soak broker")
     print("soak: %d cycles, %d partitions, seed %d, data in %s"
           % (args.cycles, args.partitions, seed, broker.data_dir), flush=True)
