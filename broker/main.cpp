@@ -1,7 +1,6 @@
 // skiff: a single-binary broker that speaks the Kafka wire protocol. One binary, four commands:
 // the broker itself, dump-log (print or check segment files), health (ask a running broker
 // whether it answers) and user (manage SCRAM users offline). kUsage below is the full usage text.
-#include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 
@@ -13,6 +12,7 @@
 #include <string_view>
 
 #include "broker/health_check.h"
+#include "broker/net/heap_trimmer.h"
 #include "broker/net/server.h"
 #include "broker/security/user_command.h"
 #include "broker/topics/dynamic_broker_config.h"
@@ -146,22 +146,7 @@ int run_broker(int argc, char** argv) {
         spdlog::info("dynamic broker config {}", applied);
     raise_descriptor_limit();
 
-    // glibc raises its mmap threshold to the size of the largest mmap-backed block freed so far
-    // (up to 32 MiB): after one 20 MiB request, later large request buffers come from the heap
-    // arenas and stay there when freed, on top of the ones in use. A fixed threshold stops that:
-    // request buffers of 4 MiB and more are always mmap-backed and return to the OS on free.
-    // Smaller blocks stay in the arenas, where reuse is cheap; the trim threshold is raised with
-    // it so that a thread's arena does not hand its top back (and fault it in again) on every
-    // request of a few MiB. What the arenas keep after a burst is returned by Server's periodic
-    // malloc_trim.
-    // Measured (200 connections x one 20 MiB produce, queued.max.request.bytes 256 MiB, loaded
-    // 2-core VM): with these settings peak RSS 187-204 MB and 8 MB two seconds after the burst;
-    // without them 259-313 MB (over the bound) and 7-175 MB two seconds after (what the arenas
-    // keep waits for the trim). The price: each large request faults in fresh pages, and that
-    // burst took 37-71 s against 26-45 s. Requests under 4 MiB (all of them with the default
-    // message.max.bytes) do not pay it.
-    mallopt(M_MMAP_THRESHOLD, 4 << 20);
-    mallopt(M_TRIM_THRESHOLD, 16 << 20);
+    skiff::broker::configure_malloc();  // broker/net/heap_trimmer.h
 
     try {
         skiff::broker::Server server(loaded->config);

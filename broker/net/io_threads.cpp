@@ -1,5 +1,7 @@
 #include "broker/net/io_threads.h"
 
+#include <asio/post.hpp>
+
 #include <algorithm>
 #include <thread>
 
@@ -29,6 +31,13 @@ void IoThreads::run() {
     contexts_.front()->run();
     for (auto& t : threads)
         t.join();
+}
+
+size_t IoThreads::post_to_each(const std::function<void()>& task) {
+    for (auto& ctx : contexts_)
+        asio::post(*ctx, task);
+    asio::post(*acceptors_, task);
+    return contexts_.size() + 1;
 }
 
 void IoThreads::stop() {

@@ -18,6 +18,7 @@
 #include <asio/executor_work_guard.hpp>
 #include <asio/io_context.hpp>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,8 @@ class IoThreads {
     void run();
     // Thread-safe: stops every context (pending handlers are abandoned).
     void stop();
+    // Thread-safe: posts `task` to every context, the acceptors' one included; returns how many.
+    size_t post_to_each(const std::function<void()>& task);
 
   private:
     using WorkGuard = asio::executor_work_guard<asio::io_context::executor_type>;

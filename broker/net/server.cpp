@@ -402,7 +402,8 @@ void Server::maintenance_loop() {
     auto next_retention = clock::now() + retention_every;
     // Memory that malloc keeps after a burst (many connections closed, large requests done)
     // goes back to the OS.
-    HeapTrimmer heap_trimmer;
+    HeapTrimmer heap_trimmer(
+        [this](const std::function<void()>& task) { return io_.post_to_each(task); });
     auto next_points = clock::now() + points_every;
     auto next_prompt_point = clock::now();
     bool points_moved = false;

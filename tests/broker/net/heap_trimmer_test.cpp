@@ -2,8 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <malloc.h>
+
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <future>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace skiff::broker {
@@ -44,7 +52,7 @@ TEST(HeapTrimmerTest, GivesBackWhatSmallFreedBlocksHeld) {
     if (!kGlibcMalloc)
         GTEST_SKIP() << "not glibc's malloc (sanitizer build)";
     using std::chrono::seconds;
-    HeapTrimmer trimmer(4 * kMiB, seconds(5));
+    HeapTrimmer trimmer({}, 4 * kMiB, seconds(5));
     const auto t0 = HeapTrimmer::clock::now();
     trimmer.maybe_trim(t0);  // the process before the storm (as the broker's first look at start)
 
@@ -71,6 +79,97 @@ TEST(HeapTrimmerTest, GivesBackWhatSmallFreedBlocksHeld) {
         << after.resident_anonymous_bytes;
     // Nothing left to return: the next look does not trim.
     EXPECT_FALSE(trimmer.maybe_trim(t0 + seconds(12)));
+}
+
+// A thread with a task queue: its allocations come from its own malloc arena, as an I/O
+// thread's do.
+class Worker {
+  public:
+    Worker() : thread_([this] { loop(); }) {}
+    ~Worker() {
+        post({});
+        thread_.join();
+    }
+    void post(std::function<void()> task) {
+        std::lock_guard lock(mutex_);
+        tasks_.push_back(std::move(task));
+        cv_.notify_one();
+    }
+    void run(std::function<void()> task) {  // and wait for it
+        std::promise<void> done;
+        post([&] {
+            task();
+            done.set_value();
+        });
+        done.get_future().wait();
+    }
+
+  private:
+    void loop() {
+        for (;;) {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [&] { return !tasks_.empty(); });
+            auto task = std::move(tasks_.front());
+            tasks_.pop_front();
+            lock.unlock();
+            if (!task)
+                return;
+            task();
+        }
+    }
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<std::function<void()>> tasks_;
+    std::thread thread_;
+};
+
+// What every second storm of 10,000 connections left: the freed blocks merged into the top of
+// an I/O thread's arena, below the trim threshold, where malloc_trim(0) does not reach.
+TEST(HeapTrimmerTest, GivesBackWhatAThreadsArenaTopHolds) {
+    if (!kGlibcMalloc)
+        GTEST_SKIP() << "not glibc's malloc (sanitizer build)";
+    using std::chrono::seconds;
+    configure_malloc();
+    Worker worker;
+    worker.run([] { release_arena_top(); });  // the worker's arena exists before the baseline
+    HeapTrimmer trimmer([&](std::function<void()> task) {
+        worker.post(std::move(task));
+        return size_t{1};
+    });
+    const auto t0 = HeapTrimmer::clock::now();
+    trimmer.maybe_trim(t0);
+
+    constexpr size_t kBlock = 4096 + 64;
+    constexpr size_t kBlocks = 10 * kMiB / kBlock;  // under the 16 MiB trim threshold
+    worker.run([&] {
+        std::vector<std::unique_ptr<char[]>> blocks(kBlocks);
+        for (auto& b : blocks) {
+            b = std::make_unique<char[]>(kBlock);
+            std::memset(b.get(), 1, kBlock);  // resident
+        }
+        // Freed in address order, each block merges into the top.
+    });
+    malloc_trim(0);
+    const HeapUsage before = current_heap_usage();
+    ASSERT_GE(resident_outside_use(before), 8 * kMiB)
+        << "the worker's freed top should still be resident after malloc_trim(0): "
+        << before.resident_anonymous_bytes;
+
+    EXPECT_TRUE(trimmer.maybe_trim(t0 + seconds(6)));  // trims, then releases the tops
+    worker.run([] {});                                 // the release has run
+    const HeapUsage after = current_heap_usage();
+    EXPECT_LT(after.resident_anonymous_bytes + 8 * kMiB, before.resident_anonymous_bytes)
+        << "before " << before.resident_anonymous_bytes << ", after "
+        << after.resident_anonymous_bytes;
+    // The threshold is back: a top under 16 MiB stays again when blocks are freed.
+    worker.run([&] {
+        std::vector<std::unique_ptr<char[]>> blocks(kBlocks);
+        for (auto& b : blocks) {
+            b = std::make_unique<char[]>(kBlock);
+            std::memset(b.get(), 1, kBlock);
+        }
+    });
+    EXPECT_GE(resident_outside_use(current_heap_usage()), 8 * kMiB);
 }
 
 }  // namespace
