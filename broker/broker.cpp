@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "config/listener.h"
+#include "config/settings.h"
 #include "config/value_syntax.h"
 
 namespace skiff::broker {
@@ -82,6 +84,15 @@ void Broker::open_groups() {
     group::CoordinatorConfig gc;
     gc.initial_rebalance_delay_ms = config_.group_initial_rebalance_delay_ms;
     gc.offsets_retention_ms = config_.offsets_retention_minutes * 60 * 1000;
+    gc.consumer.heartbeat_interval_ms = config_.group_consumer_heartbeat_interval_ms;
+    gc.consumer.session_timeout_ms = config_.group_consumer_session_timeout_ms;
+    gc.consumer.max_size = config_.group_consumer_max_size;
+    gc.consumer.assignors.clear();
+    for (const auto& entry : config::split_comma_list(config_.group_consumer_assignors))
+        if (auto name = config::consumer_assignor_name(entry))
+            gc.consumer.assignors.push_back(*name);
+    if (gc.consumer.assignors.empty())
+        gc.consumer.assignors = {"uniform", "range"};
     groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
 }
 

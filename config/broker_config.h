@@ -79,6 +79,11 @@ struct BrokerConfig {
     int32_t max_connections = INT32_MAX;
     int64_t connections_max_idle_ms = 600000;
     int64_t group_initial_rebalance_delay_ms = 3000;
+    // The KIP-848 consumer group protocol (docs/consumer-groups.md).
+    int32_t group_consumer_heartbeat_interval_ms = 5000;
+    int32_t group_consumer_session_timeout_ms = 45000;
+    int32_t group_consumer_max_size = INT32_MAX;
+    std::string group_consumer_assignors = "uniform,range";
     int64_t offsets_retention_minutes = 10080;
     int32_t offset_metadata_max_bytes = 4096;
     int64_t transaction_max_timeout_ms = 900000;

@@ -58,6 +58,11 @@ struct SettingDescriptor {
     }
 };
 
+// group.consumer.assignors' entries: "uniform" or "range" for those names and Kafka's class
+// names (org.apache.kafka.coordinator.group.assignor.UniformAssignor, ...RangeAssignor);
+// nullopt for anything else.
+std::optional<std::string> consumer_assignor_name(std::string_view entry);
+
 // All settings, in the order they are documented and reported.
 const std::vector<SettingDescriptor>& settings();
 

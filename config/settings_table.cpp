@@ -8,6 +8,16 @@
 #include "config/value_syntax.h"
 
 namespace skiff::config {
+
+std::optional<std::string> consumer_assignor_name(std::string_view entry) {
+    constexpr std::string_view kPackage = "org.apache.kafka.coordinator.group.assignor.";
+    if (entry == "uniform" || entry == std::string(kPackage) + "UniformAssignor")
+        return "uniform";
+    if (entry == "range" || entry == std::string(kPackage) + "RangeAssignor")
+        return "range";
+    return std::nullopt;
+}
+
 namespace {
 
 constexpr int64_t kMsPerMinute = int64_t{60} * 1000;
@@ -115,6 +125,17 @@ std::optional<std::string> check_ssl_protocols(std::string_view value) {
 }
 
 // SASL mechanisms skiff serves, in Kafka's names; at least one.
+// group.consumer.assignors: skiff's server-side assignors, by name or by Kafka's class name.
+std::optional<std::string> check_consumer_assignors(std::string_view value) {
+    const auto names = split_list(value, ',');
+    if (names.empty())
+        return "expected one or more of uniform, range";
+    for (const auto& name : names)
+        if (!consumer_assignor_name(name))
+            return "expected uniform, range or Kafka's UniformAssignor / RangeAssignor class names";
+    return std::nullopt;
+}
+
 std::optional<std::string> check_sasl_mechanisms(std::string_view value) {
     auto refused = sasl_mechanisms_problem(value);
     if (!refused)
@@ -318,6 +339,25 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Time the coordinator waits for more members before the first rebalance of an "
                 "empty group.",
          .member = &BC::group_initial_rebalance_delay_ms, .min = 0},
+        {.key = "group.consumer.heartbeat.interval.ms",
+         .default_value = "5000",
+         .doc = "How often members of a consumer-protocol group (KIP-848) heartbeat; changes of "
+                "their assignment reach them at their next heartbeat.",
+         .member = &BC::group_consumer_heartbeat_interval_ms, .min = 1},
+        {.key = "group.consumer.session.timeout.ms",
+         .default_value = "45000",
+         .doc = "A consumer-protocol group member that sends no heartbeat for this long is "
+                "removed and its partitions reassigned.",
+         .member = &BC::group_consumer_session_timeout_ms, .min = 1},
+        {.key = "group.consumer.max.size",
+         .default_value = "2147483647",
+         .doc = "Members a consumer-protocol group may have (GROUP_MAX_SIZE_REACHED beyond).",
+         .member = &BC::group_consumer_max_size, .min = 1},
+        {.key = "group.consumer.assignors",
+         .default_value = "uniform,range",
+         .doc = "Server-side assignors of consumer-protocol groups, comma-separated; the first "
+                "is the default, a member may ask for another (server_assignor).",
+         .member = &BC::group_consumer_assignors, .check = check_consumer_assignors},
         {.key = "offsets.retention.minutes",
          .default_value = "10080",
          .doc = "Time committed offsets of an empty group are kept.",

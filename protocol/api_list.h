@@ -56,5 +56,7 @@
     X(describe_producers,       61, DescribeProducers,       DescribeProducersRequest,       DescribeProducersResponse,       0,  0,  0) \
     X(describe_transactions,    65, DescribeTransactions,    DescribeTransactionsRequest,    DescribeTransactionsResponse,    0,  0,  0) \
     X(list_transactions,        66, ListTransactions,        ListTransactionsRequest,        ListTransactionsResponse,        0,  2,  0) \
+    X(consumer_group_heartbeat, 68, ConsumerGroupHeartbeat,  ConsumerGroupHeartbeatRequest,  ConsumerGroupHeartbeatResponse,  0,  1,  0) \
+    X(consumer_group_describe,  69, ConsumerGroupDescribe,   ConsumerGroupDescribeRequest,   ConsumerGroupDescribeResponse,   0,  1,  0) \
     X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0)
 // clang-format on

@@ -19,6 +19,8 @@
 #include "protocol/api_table.h"
 #include "protocol/api_versions.h"
 #include "protocol/codec.h"
+#include "protocol/consumer_group_describe.h"
+#include "protocol/consumer_group_heartbeat.h"
 #include "protocol/create_partitions.h"
 #include "protocol/create_topics.h"
 #include "protocol/decode_error.h"

@@ -4,6 +4,8 @@ namespace skiff::broker::group {
 
 std::string_view type_name(GroupType type) {
     switch (type) {
+        case GroupType::consumer:
+            return "consumer";
         case GroupType::classic:
             return "classic";
     }

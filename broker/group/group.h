@@ -1,8 +1,9 @@
 // What the coordinator needs of a group, whatever protocol its members speak (Kafka's
-// group-coordinator Group interface). Today every group is a classic one (classic/); a KIP-848
-// consumer group or a KIP-932 share group will be another implementation in a folder beside
-// classic/, with its own requests, and the coordinator's shared work (routing by group id,
-// listing, describing, deletion, offset commits and their expiry) applies to it unchanged.
+// group-coordinator Group interface). Each group type is an implementation in a folder of its
+// own, with its own requests: classic/ (JoinGroup, SyncGroup, Heartbeat, LeaveGroup) and
+// consumer/ (KIP-848's ConsumerGroupHeartbeat); a KIP-932 share group will be one more. The
+// coordinator's shared work (routing by group id, listing, describing, deletion, offset commits
+// and their expiry) applies to each unchanged.
 //
 // Not thread-safe: the GroupCoordinator owns every group and calls these under its mutex.
 #pragma once
@@ -21,8 +22,8 @@
 
 namespace skiff::broker::group {
 
-// ListGroups v5's group_type. Kafka also has "consumer" (KIP-848) and "share" (KIP-932).
-enum class GroupType { classic };
+// ListGroups v5's group_type. Kafka also has "share" (KIP-932).
+enum class GroupType { classic, consumer };
 std::string_view type_name(GroupType type);
 
 // Answers decided under the coordinator's mutex, run once it is released: they post to the
@@ -51,12 +52,14 @@ class Group {
     bool is_empty() const { return empty_since().has_value(); }
 
     // Whether a member may commit offsets now, NONE or the error every partition gets. May
-    // extend the member's session (a commit shows it is alive). `transactional`: from
-    // TxnOffsetCommit, whose producer the transaction coordinator already vouched for.
+    // extend the member's session (a commit shows it is alive). `generation_id` is the member
+    // epoch of a consumer group's member (OffsetCommit v9 renamed the field). `transactional`:
+    // from TxnOffsetCommit, whose producer the transaction coordinator already vouched for.
+    // `api_version`: the OffsetCommit version (a consumer group's members must use v9+).
     virtual protocol::ErrorCode validate_offset_commit(
         int32_t generation_id, const std::string& member_id,
         const std::optional<std::string>& group_instance_id, bool transactional,
-        int64_t now_ms) = 0;
+        int16_t api_version, int64_t now_ms) = 0;
     // DeleteGroups: NONE when the group may go, else NON_EMPTY_GROUP.
     virtual protocol::ErrorCode validate_delete() const = 0;
     // OffsetDelete on a group that is not empty: NONE when the offsets of topics no member

@@ -35,11 +35,13 @@ ClassicConfig classic_config(const CoordinatorConfig& c) {
 
 }  // namespace
 
-GroupCoordinator::GroupCoordinator(CoordinatorConfig config, OffsetStore& offsets, Clock clock)
+GroupCoordinator::GroupCoordinator(const CoordinatorConfig& config, OffsetStore& offsets,
+                                   Clock clock)
     : config_(config),
       offsets_(offsets),
       now_(clock ? std::move(clock) : Clock(&GroupCoordinator::steady_ms)),
-      classic_(classic_config(config), groups_, now_) {}
+      classic_(classic_config(config), groups_, now_),
+      consumer_(config.consumer, groups_, now_) {}
 
 int64_t GroupCoordinator::steady_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -73,9 +75,39 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
     Deferred deferred;
     {
         std::lock_guard lock(mutex_);
-        classic_.join(params, done, deferred);
+        const Group* g = groups_.find(params.group_id);
+        if (g && g->type() != GroupType::classic) {
+            // A classic member joining a consumer group: that is the online migration, not
+            // built yet (Kafka with group.consumer.migration.policy=disabled).
+            JoinResult refused;
+            refused.error = ErrorCode::inconsistent_group_protocol;
+            refused.member_id = params.member_id;
+            deferred.push_back([done, refused] { done(refused); });
+        } else {
+            classic_.join(params, done, deferred);
+        }
     }
     run(deferred);
+}
+
+consumer::HeartbeatResult GroupCoordinator::consumer_heartbeat(
+    const consumer::HeartbeatParams& params, const consumer::TopicSizes& topics) {
+    std::lock_guard lock(mutex_);
+    return consumer_.heartbeat(params, topics);
+}
+
+consumer::DescribedConsumerGroup GroupCoordinator::consumer_describe(
+    const std::string& group_id) const {
+    std::lock_guard lock(mutex_);
+    return consumer_.describe(group_id);
+}
+
+ErrorCode GroupCoordinator::validate_offset_fetch(const std::string& group_id,
+                                                  const std::optional<std::string>& member_id,
+                                                  int32_t member_epoch) const {
+    std::lock_guard lock(mutex_);
+    const auto* g = groups_.find_as<consumer::ConsumerGroup>(group_id);
+    return g ? g->validate_offset_fetch(member_id, member_epoch) : ErrorCode::none;
 }
 
 void GroupCoordinator::sync(const SyncParams& params, SyncCallback done) {
@@ -113,6 +145,7 @@ void GroupCoordinator::tick() {
         std::lock_guard lock(mutex_);
         const int64_t t = now_();
         classic_.tick(t, deferred);
+        consumer_.tick(t);
         if (t >= next_expiry_check_ms_) {
             next_expiry_check_ms_ = t + kOffsetExpiryCheckMs;
             check_offsets = true;
@@ -125,14 +158,16 @@ void GroupCoordinator::tick() {
 
 ErrorCode GroupCoordinator::validate_commit(const std::string& group_id, int32_t generation_id,
                                             const std::string& member_id,
-                                            const std::optional<std::string>& group_instance_id) {
+                                            const std::optional<std::string>& group_instance_id,
+                                            int16_t api_version) {
     std::lock_guard lock(mutex_);
-    return validate_commit_locked(group_id, generation_id, member_id, group_instance_id, false);
+    return validate_commit_locked(group_id, generation_id, member_id, group_instance_id, false,
+                                  api_version);
 }
 
 ErrorCode GroupCoordinator::validate_commit_locked(
     const std::string& group_id, int32_t generation_id, const std::string& member_id,
-    const std::optional<std::string>& group_instance_id, bool transactional) {
+    const std::optional<std::string>& group_instance_id, bool transactional, int16_t api_version) {
     if (group_id.empty())
         return ErrorCode::invalid_group_id;
     Group* g = groups_.find(group_id);
@@ -143,15 +178,16 @@ ErrorCode GroupCoordinator::validate_commit_locked(
         return ErrorCode::none;
     }
     return g->validate_offset_commit(generation_id, member_id, group_instance_id, transactional,
-                                     now_());
+                                     api_version, now_());
 }
 
 ErrorCode GroupCoordinator::txn_offset_commit(const TxnCommitParams& params,
                                               const GroupOffsets& offsets) {
     {
         std::lock_guard lock(mutex_);
-        ErrorCode e = validate_commit_locked(params.group_id, params.generation_id,
-                                             params.member_id, params.group_instance_id, true);
+        ErrorCode e =
+            validate_commit_locked(params.group_id, params.generation_id, params.member_id,
+                                   params.group_instance_id, true, kNewestOffsetCommitVersion);
         if (e != ErrorCode::none)
             return e;
     }

@@ -33,6 +33,7 @@
 
 #include "broker/group/classic/classic_group.h"
 #include "broker/group/classic/classic_protocol.h"
+#include "broker/group/consumer/consumer_protocol.h"
 #include "broker/group/group.h"
 #include "broker/group/group_registry.h"
 #include "broker/group/offset_store.h"
@@ -46,6 +47,7 @@ struct CoordinatorConfig {
     int64_t offsets_retention_ms = 10080LL * 60 * 1000;
     int32_t min_session_timeout_ms = 1;
     int32_t max_session_timeout_ms = 1800000;
+    consumer::ConsumerConfig consumer;  // group.consumer.*
 };
 
 class GroupCoordinator {
@@ -54,7 +56,7 @@ class GroupCoordinator {
     // Monotonic milliseconds for deadlines; wall-clock time for offsets comes from the store.
     using Clock = group::Clock;
 
-    GroupCoordinator(CoordinatorConfig config, OffsetStore& offsets, Clock clock = {});
+    GroupCoordinator(const CoordinatorConfig& config, OffsetStore& offsets, Clock clock = {});
 
     // Runs tick() every kTickMs on `executor` until its io_context stops. If a tick throws, the
     // error is logged and `on_failure` runs: without ticks sessions never expire.
@@ -70,12 +72,27 @@ class GroupCoordinator {
     protocol::ErrorCode leave(const std::string& group_id, const std::string& member_id,
                               const std::optional<std::string>& group_instance_id);
 
+    // The consumer group protocol (consumer/consumer_protocol.h). `topics`: partition counts
+    // of the broker's topics, read under the coordinator's lock.
+    consumer::HeartbeatResult consumer_heartbeat(const consumer::HeartbeatParams& params,
+                                                 const consumer::TopicSizes& topics);
+    consumer::DescribedConsumerGroup consumer_describe(const std::string& group_id) const;
+    // OffsetFetch v9+: whether this member of a consumer group may read its offsets (NONE for
+    // any other group, and for a fetch without member).
+    protocol::ErrorCode validate_offset_fetch(const std::string& group_id,
+                                              const std::optional<std::string>& member_id,
+                                              int32_t member_epoch) const;
+
     // Whether this member may commit now (the group's rules, Group::validate_offset_commit).
     // A "simple" commit (generation -1) to an unknown group creates it, an empty classic group
     // as in Kafka; with a generation it is ILLEGAL_GENERATION.
+    // `api_version`: the OffsetCommit version (consumer groups refuse v8 and older from their
+    // members).
+    static constexpr int16_t kNewestOffsetCommitVersion = 10;
     protocol::ErrorCode validate_commit(const std::string& group_id, int32_t generation_id,
                                         const std::string& member_id,
-                                        const std::optional<std::string>& group_instance_id);
+                                        const std::optional<std::string>& group_instance_id,
+                                        int16_t api_version = kNewestOffsetCommitVersion);
     OffsetStore& offsets() { return offsets_; }
 
     // TxnOffsetCommit (Kafka's OffsetMetadataManager.commitTransactionalOffset): validates the
@@ -134,7 +151,7 @@ class GroupCoordinator {
     protocol::ErrorCode validate_commit_locked(const std::string& group_id, int32_t generation_id,
                                                const std::string& member_id,
                                                const std::optional<std::string>& group_instance_id,
-                                               bool transactional);
+                                               bool transactional, int16_t api_version);
 
     CoordinatorConfig config_;
     OffsetStore& offsets_;
@@ -142,6 +159,7 @@ class GroupCoordinator {
     mutable std::mutex mutex_;
     GroupRegistry groups_;
     ClassicProtocol classic_;
+    consumer::ConsumerProtocol consumer_;
     int64_t next_expiry_check_ms_ = 0;
 };
 

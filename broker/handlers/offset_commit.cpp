@@ -22,7 +22,7 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
     const bool group_allowed =
         authorized(ctx, AclOperation::read, ResourceType::group, req.group_id);
     ErrorCode group_error = groups.validate_commit(req.group_id, req.generation_id, req.member_id,
-                                                   req.group_instance_id);
+                                                   req.group_instance_id, ctx.header.api_version);
     // v9+: a generation for a group that does not exist is GROUP_ID_NOT_FOUND; older versions
     // keep ILLEGAL_GENERATION (Kafka's OffsetMetadataManager.validateOffsetCommit).
     if (group_error == ErrorCode::illegal_generation && ctx.header.api_version >= 9 &&

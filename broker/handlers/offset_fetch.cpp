@@ -115,13 +115,21 @@ asio::awaitable<protocol::OffsetFetchResponse> handle_offset_fetch(
     };
     protocol::OffsetFetchResponse resp;
     if (ctx.header.api_version >= 8) {
-        // v9's member_id/member_epoch concern KIP-848 consumer groups only; a classic group's
-        // offsets are answered whoever asks, as Kafka's ClassicGroup.validateOffsetFetch does.
+        // v9's member_id/member_epoch concern KIP-848 consumer groups only (a member must
+        // fetch with its current epoch); a classic group's offsets are answered whoever asks,
+        // as Kafka's ClassicGroup.validateOffsetFetch does.
         for (const auto& g : req.groups) {
             if (!may_describe_group(g.group_id)) {
                 resp.groups.push_back({g.group_id, {}, ErrorCode::group_authorization_failed});
                 continue;
             }
+            if (ctx.header.api_version >= 9)
+                if (ErrorCode e = ctx.broker.groups().validate_offset_fetch(g.group_id, g.member_id,
+                                                                            g.member_epoch);
+                    e != ErrorCode::none) {
+                    resp.groups.push_back({g.group_id, {}, e});
+                    continue;
+                }
             resp.groups.push_back(
                 {g.group_id,
                  fetch_group(ctx, offsets, g.group_id, g.topics, by_id, req.require_stable),

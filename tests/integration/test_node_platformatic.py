@@ -6,7 +6,9 @@ The client is pinned in node/package.json and node/package-lock.json and install
 into the build directory (next to the skiff binary, `node-clients/`), once per lock file. Its
 script, node/platformatic_kafka.mjs, checks metadata with topic ids, CreateTopics v7 and
 DeleteTopics v6, idempotent produce, consuming from the beginning, ListOffsets (earliest, latest,
-by timestamp), and a consumer group that commits and is resumed by a new member.
+by timestamp), and a consumer group that commits and is resumed by a new member;
+node/platformatic_consumer_group.mjs, a KIP-848 consumer-protocol group of three and then four
+members sharing 12 partitions under a continuous produce (docs/consumer-groups.md).
 
 Skips, saying why, when Node.js is missing or older than the pinned version needs (1.35.0 is the
 last release that runs on Node 20; later ones need Node 22). A failing `npm ci` (no registry)
@@ -49,7 +51,8 @@ def install_clients():
     lock_dst = os.path.join(dest, "package-lock.json")
     fresh = os.path.isdir(os.path.join(dest, "node_modules")) and os.path.exists(lock_dst) and \
         filecmp.cmp(lock_src, lock_dst, shallow=False)
-    for name in ("package.json", "package-lock.json", "platformatic_kafka.mjs"):
+    for name in ("package.json", "package-lock.json", "platformatic_kafka.mjs",
+                 "platformatic_consumer_group.mjs"):
         shutil.copyfile(os.path.join(NODE_SRC, name), os.path.join(dest, name))
     if not fresh:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dest,
@@ -58,13 +61,15 @@ def install_clients():
 
 
 class PlatformaticKafkaTest(unittest.TestCase):
-    def test_admin_produce_consume_group_offsets(self):
+    def setUp(self):
         version = node_version()
         if version is None:
             self.skipTest("SKIPPED: node is not installed")
         if version < MIN_NODE:
             self.skipTest("SKIPPED: node %s is older than %s, which @platformatic/kafka 1.35.0 needs"
                           % (".".join(map(str, version)), ".".join(map(str, MIN_NODE))))
+
+    def test_admin_produce_consume_group_offsets(self):
         dest = install_clients()
         with skiff_harness.Broker({"num.partitions": "3"}) as broker:
             proc = subprocess.run(["node", "platformatic_kafka.mjs", broker.bootstrap], cwd=dest,
@@ -73,6 +78,19 @@ class PlatformaticKafkaTest(unittest.TestCase):
             sys.stderr.write(proc.stderr)
             self.assertEqual(proc.returncode, 0, "the @platformatic/kafka script failed")
             self.assertIn("ok: @platformatic/kafka against skiff", proc.stdout)
+
+    def test_consumer_protocol_group(self):
+        """KIP-848 (groupProtocol 'consumer'): node/platformatic_consumer_group.mjs."""
+        dest = install_clients()
+        with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "500"},
+                                  name="consumer-protocol broker") as broker:
+            proc = subprocess.run(["node", "platformatic_consumer_group.mjs", broker.bootstrap],
+                                  cwd=dest, capture_output=True, text=True, timeout=240)
+            sys.stdout.write(proc.stdout)
+            sys.stderr.write(proc.stderr)
+            self.assertEqual(proc.returncode, 0, "the consumer-protocol group script failed")
+            self.assertIn("ok: KIP-848 consumer group with @platformatic/kafka against skiff",
+                          proc.stdout)
 
 
 if __name__ == "__main__":

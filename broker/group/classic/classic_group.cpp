@@ -153,7 +153,8 @@ std::optional<int64_t> ClassicGroup::empty_since() const {
 // CompletingRebalance (its assignment is not known yet).
 ErrorCode ClassicGroup::validate_offset_commit(int32_t generation, const std::string& member_id,
                                                const std::optional<std::string>& group_instance_id,
-                                               bool transactional, int64_t now_ms) {
+                                               bool transactional, int16_t /*api_version*/,
+                                               int64_t now_ms) {
     if (state == ClassicGroupState::dead)
         return ErrorCode::coordinator_not_available;
     if (generation < 0 && state == ClassicGroupState::empty)

@@ -120,7 +120,8 @@ class ClassicGroup final : public Group {
     std::optional<int64_t> empty_since() const override;
     protocol::ErrorCode validate_offset_commit(int32_t generation, const std::string& member_id,
                                                const std::optional<std::string>& group_instance_id,
-                                               bool transactional, int64_t now_ms) override;
+                                               bool transactional, int16_t api_version,
+                                               int64_t now_ms) override;
     protocol::ErrorCode validate_delete() const override;
     protocol::ErrorCode validate_offset_delete() const override;
     std::set<std::string> subscribed_topics() const override;

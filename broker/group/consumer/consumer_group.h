@@ -1,0 +1,89 @@
+// One group of the KIP-848 consumer group protocol (Kafka's ConsumerGroup): its epochs, its
+// members, the target assignment the assignor computed and who owns which partition now.
+//
+//   group epoch       bumped whenever the membership, a subscription or the partitions of a
+//                     subscribed topic change;
+//   assignment epoch  the group epoch the target assignment was computed for (computed on the
+//                     next heartbeat after a bump);
+//   member epoch      each member's, reaching the assignment epoch once it holds its target.
+//
+// States, as ListGroups and ConsumerGroupDescribe report them: Empty (no members), Assigning
+// (the group epoch is ahead of the assignment epoch), Reconciling (a member has not reached
+// its target yet), Stable. Dead: deleted, dropped right after.
+//
+// Plain data plus the bookkeeping that keeps `owners` in step with the members; the requests'
+// rules are ConsumerProtocol's (consumer_protocol.h). Not thread-safe: the GroupCoordinator
+// guards every group with its mutex.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "broker/group/consumer/consumer_member.h"
+#include "broker/group/group.h"
+
+namespace skiff::broker::group::consumer {
+
+class ConsumerGroup final : public Group {
+  public:
+    static constexpr GroupType kType = GroupType::consumer;
+
+    ConsumerGroup(std::string id, int64_t empty_since_ms)
+        : Group(kType, std::move(id)), empty_since_wall_ms_(empty_since_ms) {}
+
+    int32_t group_epoch = 0;
+    int32_t assignment_epoch = 0;
+    std::string assignor_name;                   // the assignor of the current target
+    std::map<std::string, Assignment> target;    // member id -> its target assignment
+    std::map<std::string, int32_t> topic_sizes;  // subscribed topics' partition counts, at the
+                                                 // last group epoch bump
+    std::map<std::string, std::string> static_members;  // instance id -> member id
+    bool dead = false;
+
+    const std::map<std::string, ConsumerMember>& members() const { return members_; }
+    const ConsumerMember* member(const std::string& member_id) const;
+    // Adds or replaces the member, keeping the owners in step.
+    void put(ConsumerMember member, int64_t now_wall_ms);
+    // Removes the member (its partitions become free) and its target. False when unknown.
+    bool remove(const std::string& member_id, int64_t now_wall_ms);
+    // Whether a member other than `member_id` owns the partition (assigned or being revoked).
+    bool owned_elsewhere(const std::string& topic, int32_t partition,
+                         const std::string& member_id) const;
+    // Every topic some member subscribes to.
+    std::set<std::string> subscribed_topic_names() const;
+
+    // "Empty", "Assigning", "Reconciling" or "Stable" (or "Dead").
+    const char* state() const;
+
+    // Group
+    protocol::ListedGroup listed() const override;
+    protocol::DescribedGroup described() const override;
+    bool is_dead() const override { return dead; }
+    std::optional<int64_t> empty_since() const override;
+    protocol::ErrorCode validate_offset_commit(int32_t member_epoch, const std::string& member_id,
+                                               const std::optional<std::string>& group_instance_id,
+                                               bool transactional, int16_t api_version,
+                                               int64_t now_ms) override;
+    protocol::ErrorCode validate_delete() const override;
+    protocol::ErrorCode validate_offset_delete() const override;
+    std::set<std::string> subscribed_topics() const override { return subscribed_topic_names(); }
+
+    // OffsetFetch v9+ from a member: NONE, UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH. A fetch
+    // without a member id (member epoch -1: an admin client) is always answered.
+    protocol::ErrorCode validate_offset_fetch(const std::optional<std::string>& member_id,
+                                              int32_t member_epoch) const;
+
+  private:
+    void forget_owner(const ConsumerMember& m);
+    void record_owner(const ConsumerMember& m);
+
+    std::map<std::string, ConsumerMember> members_;
+    std::map<std::pair<std::string, int32_t>, std::string> owners_;  // (topic, partition) -> member
+    int64_t empty_since_wall_ms_ = 0;
+};
+
+}  // namespace skiff::broker::group::consumer

