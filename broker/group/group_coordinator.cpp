@@ -91,7 +91,7 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
 }
 
 consumer::HeartbeatResult GroupCoordinator::consumer_heartbeat(
-    const consumer::HeartbeatParams& params, const consumer::TopicSizes& topics) {
+    const consumer::HeartbeatParams& params, const consumer::TopicView& topics) {
     std::lock_guard lock(mutex_);
     return consumer_.heartbeat(params, topics);
 }

@@ -72,10 +72,10 @@ class GroupCoordinator {
     protocol::ErrorCode leave(const std::string& group_id, const std::string& member_id,
                               const std::optional<std::string>& group_instance_id);
 
-    // The consumer group protocol (consumer/consumer_protocol.h). `topics`: partition counts
-    // of the broker's topics, read under the coordinator's lock.
+    // The consumer group protocol (consumer/consumer_protocol.h). `topics`: the broker's
+    // topics, read under the coordinator's lock.
     consumer::HeartbeatResult consumer_heartbeat(const consumer::HeartbeatParams& params,
-                                                 const consumer::TopicSizes& topics);
+                                                 const consumer::TopicView& topics);
     consumer::DescribedConsumerGroup consumer_describe(const std::string& group_id) const;
     // OffsetFetch v9+: whether this member of a consumer group may read its offsets (NONE for
     // any other group, and for a fetch without member).

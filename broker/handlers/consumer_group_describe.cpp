@@ -54,6 +54,7 @@ asio::awaitable<protocol::ConsumerGroupDescribeResponse> handle_consumer_group_d
             out.client_id = m.client_id;
             out.client_host = m.client_host;
             out.subscribed_topic_names = m.subscribed_topic_names;
+            out.subscribed_topic_regex = m.subscribed_topic_regex;
             out.assignment = on_the_wire(topics, m.assigned);
             out.target_assignment = on_the_wire(topics, dm.target);
             out.member_type = protocol::DescribedConsumerGroupMember::kMemberTypeConsumer;

@@ -60,8 +60,15 @@ asio::awaitable<protocol::ConsumerGroupHeartbeatResponse> handle_consumer_group_
         p.owned = owned_by_name(topics, *req.topic_partitions);
     p.client_id = ctx.header.client_id.value_or("");
     p.client_host = client_host_of(ctx.peer);
-    auto r = ctx.broker.groups().consumer_heartbeat(
-        p, [&](const std::string& topic) { return topics.partition_count(topic); });
+    group::consumer::TopicView view{
+        [&](const std::string& topic) { return topics.partition_count(topic); },
+        [&] {
+            std::vector<std::string> names;
+            for (auto& t : topics.list())
+                names.push_back(std::move(t.name));
+            return names;
+        }};
+    auto r = ctx.broker.groups().consumer_heartbeat(p, view);
 
     protocol::ConsumerGroupHeartbeatResponse resp;
     resp.error_code = r.error;

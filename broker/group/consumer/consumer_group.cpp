@@ -73,10 +73,20 @@ bool ConsumerGroup::owned_elsewhere(const std::string& topic, int32_t partition,
     return it != owners_.end() && it->second != member_id;
 }
 
+std::set<std::string> ConsumerGroup::subscription_of(const ConsumerMember& m) const {
+    std::set<std::string> out(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
+    if (m.subscribed_topic_regex)
+        if (auto it = regexes.find(*m.subscribed_topic_regex); it != regexes.end())
+            out.insert(it->second.topics.begin(), it->second.topics.end());
+    return out;
+}
+
 std::set<std::string> ConsumerGroup::subscribed_topic_names() const {
     std::set<std::string> out;
-    for (const auto& [id, m] : members_)
-        out.insert(m.subscribed_topic_names.begin(), m.subscribed_topic_names.end());
+    for (const auto& [id, m] : members_) {
+        auto topics = subscription_of(m);
+        out.insert(topics.begin(), topics.end());
+    }
     return out;
 }
 

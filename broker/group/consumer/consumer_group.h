@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "broker/group/consumer/consumer_member.h"
+#include "broker/group/consumer/topic_regex.h"
 #include "broker/group/group.h"
 
 namespace skiff::broker::group::consumer {
@@ -42,6 +43,13 @@ class ConsumerGroup final : public Group {
     std::map<std::string, int32_t> topic_sizes;  // subscribed topics' partition counts, at the
                                                  // last group epoch bump
     std::map<std::string, std::string> static_members;  // instance id -> member id
+    // The members' regular expressions and the topics each matched when last resolved.
+    struct ResolvedRegex {
+        std::shared_ptr<const TopicRegex> regex;
+        std::set<std::string> topics;
+        int64_t resolved_ms = 0;
+    };
+    std::map<std::string, ResolvedRegex> regexes;
     bool dead = false;
 
     const std::map<std::string, ConsumerMember>& members() const { return members_; }
@@ -53,8 +61,10 @@ class ConsumerGroup final : public Group {
     // Whether a member other than `member_id` owns the partition (assigned or being revoked).
     bool owned_elsewhere(const std::string& topic, int32_t partition,
                          const std::string& member_id) const;
-    // Every topic some member subscribes to.
+    // Every topic some member subscribes to, by name or through its regular expression.
     std::set<std::string> subscribed_topic_names() const;
+    // One member's topics: its names and what its regular expression matched.
+    std::set<std::string> subscription_of(const ConsumerMember& m) const;
 
     // "Empty", "Assigning", "Reconciling" or "Stable" (or "Dead").
     const char* state() const;

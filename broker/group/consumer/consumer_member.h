@@ -36,8 +36,9 @@ struct ConsumerMember {
     std::string client_id;
     std::string client_host;
     int32_t rebalance_timeout_ms = 0;
-    std::vector<std::string> subscribed_topic_names;  // as the client sent them, sorted
-    std::optional<std::string> server_assignor;       // null: the group's default
+    std::vector<std::string> subscribed_topic_names;    // as the client sent them, sorted
+    std::optional<std::string> subscribed_topic_regex;  // v1 (topic_regex.h)
+    std::optional<std::string> server_assignor;         // null: the group's default
 
     MemberState state = MemberState::stable;
     int32_t member_epoch = 0;

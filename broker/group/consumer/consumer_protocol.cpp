@@ -57,10 +57,15 @@ std::optional<HeartbeatResult> ConsumerProtocol::invalid(const HeartbeatParams& 
                            "SubscribedTopicNames or SubscribedTopicRegex must be set in first "
                            "request.");
     }
-    if (p.subscribed_topic_regex)
-        return failure(ErrorCode::invalid_request,
-                       "SubscribedTopicRegex is not supported by this broker yet; subscribe by "
-                       "topic names.");
+    if (p.subscribed_topic_regex && p.subscribed_topic_regex->empty())
+        return failure(ErrorCode::invalid_request, "SubscribedTopicRegex must not be empty.");
+    if (p.subscribed_topic_regex) {
+        std::string error;
+        if (!TopicRegex::compile(*p.subscribed_topic_regex, &error))
+            return failure(ErrorCode::invalid_regular_expression,
+                           "SubscribedTopicRegex `" + *p.subscribed_topic_regex +
+                               "` is not a valid regular expression: " + error + ".");
+    }
     if (p.server_assignor && std::find(config_.assignors.begin(), config_.assignors.end(),
                                        *p.server_assignor) == config_.assignors.end())
         return failure(ErrorCode::unsupported_assignor,
@@ -182,10 +187,10 @@ ConsumerProtocol::Found ConsumerProtocol::find_member(ConsumerGroup& g, const He
     return f;
 }
 
-void ConsumerProtocol::maybe_bump(ConsumerGroup& g, bool changed, const TopicSizes& topics) {
+void ConsumerProtocol::maybe_bump(ConsumerGroup& g, bool changed, const TopicView& topics) {
     std::map<std::string, int32_t> sizes;
     for (const auto& name : g.subscribed_topic_names())
-        if (auto n = topics(name))
+        if (auto n = topics.size(name))
             sizes[name] = *n;
     if (changed || sizes != g.topic_sizes) {
         ++g.group_epoch;
@@ -210,8 +215,7 @@ std::string ConsumerProtocol::choose_assignor(const ConsumerGroup& g) const {
     return best;
 }
 
-void ConsumerProtocol::compute_target(ConsumerGroup& g, const TopicSizes& topics) {
-    (void)topics;
+void ConsumerProtocol::compute_target(ConsumerGroup& g) {
     const std::string name = choose_assignor(g);
     const Assignor* assignor = find_assignor(name);
     AssignorInput input;
@@ -221,8 +225,7 @@ void ConsumerProtocol::compute_target(ConsumerGroup& g, const TopicSizes& topics
         am.member_id = id;
         am.instance_id = m.instance_id;
         am.rack_id = m.rack_id;
-        am.subscribed_topics.insert(m.subscribed_topic_names.begin(),
-                                    m.subscribed_topic_names.end());
+        am.subscribed_topics = g.subscription_of(m);
         if (auto t = g.target.find(id); t != g.target.end())
             am.current = t->second;
         input.members.push_back(std::move(am));
@@ -235,7 +238,7 @@ void ConsumerProtocol::compute_target(ConsumerGroup& g, const TopicSizes& topics
     g.assignor_name = name;
 }
 
-HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const TopicSizes& topics) {
+HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const TopicView& topics) {
     if (auto bad = invalid(p))
         return *bad;
     Group* any = groups_.find(p.group_id);
@@ -260,6 +263,9 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
     if (p.member_epoch == kLeaveGroupEpoch || p.member_epoch == kLeaveGroupStaticEpoch)
         return leave(*g, p);
 
+    const int64_t now = now_();
+    if (auto bad = refresh_regexes(*g, p.subscribed_topic_regex, topics, now))
+        return *bad;
     Found found = find_member(*g, p);
     if (found.error)
         return *found.error;
@@ -271,6 +277,10 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
         changed = changed || names != m.subscribed_topic_names;
         m.subscribed_topic_names = std::move(names);
     }
+    if (p.subscribed_topic_regex && p.subscribed_topic_regex != m.subscribed_topic_regex) {
+        m.subscribed_topic_regex = p.subscribed_topic_regex;
+        changed = true;
+    }
     if (p.server_assignor && p.server_assignor != m.server_assignor) {
         m.server_assignor = p.server_assignor;
         changed = true;
@@ -281,13 +291,12 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
         m.rack_id = p.rack_id;
     m.client_id = p.client_id;
     m.client_host = p.client_host;
-    const int64_t now = now_();
     m.session_deadline_ms = now + config_.session_timeout_ms;
     g->put(m, storage::wall_clock_ms());  // the subscription counts in the bump below
 
     maybe_bump(*g, changed, topics);
     if (g->group_epoch > g->assignment_epoch)
-        compute_target(*g, topics);
+        compute_target(*g);
 
     const MemberState state_before = m.state;
     const auto target = g->target.find(m.member_id);
@@ -310,6 +319,44 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
     if (full_request || m.assigned != assigned_before)
         r.assignment = m.assigned;
     return r;
+}
+
+std::optional<HeartbeatResult> ConsumerProtocol::refresh_regexes(
+    ConsumerGroup& g, const std::optional<std::string>& pattern, const TopicView& topics,
+    int64_t now) {
+    if (pattern && g.regexes.count(*pattern) == 0) {
+        std::string error;
+        auto regex = TopicRegex::compile(*pattern, &error);
+        if (!regex)
+            return failure(ErrorCode::invalid_regular_expression, "SubscribedTopicRegex `" +
+                                                                      *pattern +
+                                                                      "` is not a valid regular "
+                                                                      "expression: " +
+                                                                      error + ".");
+        g.regexes[*pattern].regex = std::move(regex);
+    }
+    std::set<std::string> used;
+    for (const auto& [id, m] : g.members())
+        if (m.subscribed_topic_regex)
+            used.insert(*m.subscribed_topic_regex);
+    if (pattern)
+        used.insert(*pattern);
+    std::optional<std::vector<std::string>> names;  // listed once, when a pattern needs it
+    for (auto it = g.regexes.begin(); it != g.regexes.end();) {
+        if (used.count(it->first) == 0) {
+            it = g.regexes.erase(it);
+            continue;
+        }
+        auto& r = it->second;
+        if (r.resolved_ms == 0 || now - r.resolved_ms >= kRegexRefreshMs) {
+            if (!names)
+                names = topics.names();
+            r.topics = r.regex->resolve(*names);
+            r.resolved_ms = now;
+        }
+        ++it;
+    }
+    return std::nullopt;
 }
 
 DescribedConsumerGroup ConsumerProtocol::describe(const std::string& group_id) const {

@@ -32,8 +32,12 @@ struct ConsumerConfig {
     std::vector<std::string> assignors = {"uniform", "range"};  // group.consumer.assignors
 };
 
-// A topic's partition count, nullopt when it does not exist.
-using TopicSizes = std::function<std::optional<int32_t>(const std::string& topic)>;
+// The broker's topics as the protocol needs them: a topic's partition count (nullopt when it
+// does not exist), and every topic's name (for regular expressions).
+struct TopicView {
+    std::function<std::optional<int32_t>(const std::string& topic)> size;
+    std::function<std::vector<std::string>()> names;
+};
 
 struct HeartbeatParams {
     int16_t api_version = 0;
@@ -79,7 +83,7 @@ class ConsumerProtocol {
   public:
     ConsumerProtocol(ConsumerConfig config, GroupRegistry& groups, Clock now);
 
-    HeartbeatResult heartbeat(const HeartbeatParams& p, const TopicSizes& topics);
+    HeartbeatResult heartbeat(const HeartbeatParams& p, const TopicView& topics);
     DescribedConsumerGroup describe(const std::string& group_id) const;
     // Expires members whose session or revocation deadline has passed.
     void tick(int64_t now_ms);
@@ -97,8 +101,13 @@ class ConsumerProtocol {
     };
     Found find_member(ConsumerGroup& g, const HeartbeatParams& p);
     // The group epoch moves on when `changed` or a subscribed topic's partitions changed.
-    void maybe_bump(ConsumerGroup& g, bool changed, const TopicSizes& topics);
-    void compute_target(ConsumerGroup& g, const TopicSizes& topics);
+    void maybe_bump(ConsumerGroup& g, bool changed, const TopicView& topics);
+    void compute_target(ConsumerGroup& g);
+    // Compiles a new pattern, re-resolves those older than kRegexRefreshMs and drops those no
+    // member uses. An error result for a pattern that does not compile.
+    std::optional<HeartbeatResult> refresh_regexes(ConsumerGroup& g,
+                                                   const std::optional<std::string>& pattern,
+                                                   const TopicView& topics, int64_t now);
     std::string choose_assignor(const ConsumerGroup& g) const;
     void remove_member(ConsumerGroup& g, const std::string& member_id);
     std::string new_member_id();

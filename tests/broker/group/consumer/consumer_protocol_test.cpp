@@ -20,10 +20,18 @@ struct ConsumerProtocolTest : GroupCoordinatorTest {
     std::map<std::string, int32_t> topics{{"t", 6}};
 
     HeartbeatResult beat(HeartbeatParams p) {
-        return coordinator->consumer_heartbeat(p, [this](const std::string& name) {
-            auto it = topics.find(name);
-            return it == topics.end() ? std::nullopt : std::optional<int32_t>(it->second);
-        });
+        consumer::TopicView view{[this](const std::string& name) {
+                                     auto it = topics.find(name);
+                                     return it == topics.end() ? std::nullopt
+                                                               : std::optional<int32_t>(it->second);
+                                 },
+                                 [this] {
+                                     std::vector<std::string> names;
+                                     for (const auto& [name, n] : topics)
+                                         names.push_back(name);
+                                     return names;
+                                 }};
+        return coordinator->consumer_heartbeat(p, view);
     }
     // A full first heartbeat (epoch 0) of member `id`, v1 (client-generated member id).
     static HeartbeatParams joining(std::string id, std::vector<std::string> subscribed = {"t"}) {
@@ -304,6 +312,47 @@ TEST_F(ConsumerProtocolTest, AClassicGroupWithMembersIsNotTakenOver) {
     auto r = beat(joining("a"));
     EXPECT_EQ(r.error, ErrorCode::group_id_not_found);
     EXPECT_TRUE(r.error_message);
+}
+
+TEST_F(ConsumerProtocolTest, ARegexSubscriptionPicksUpTopicsCreatedLater) {
+    topics = {{"orders-eu", 2}, {"orders-us", 2}, {"payments", 2}, {"__consumer_offsets", 50}};
+    auto p = joining("a", {});
+    p.subscribed_topic_names.reset();
+    p.subscribed_topic_regex = "orders-.*";
+    auto a = beat(p);
+    ASSERT_EQ(a.error, ErrorCode::none) << a.error_message.value_or("");
+    EXPECT_EQ(*a.assignment, (Assignment{{"orders-eu", {0, 1}}, {"orders-us", {0, 1}}}));
+    // A topic created after the member subscribed: resolved again within kRegexRefreshMs.
+    topics["orders-asia"] = 1;
+    topics["not-orders-x"] = 1;  // a whole-name match: not this one
+    advance(consumer::kRegexRefreshMs);
+    auto a2 = beat(steady("a", a.member_epoch, a.assignment));
+    EXPECT_EQ(a2.member_epoch, a.member_epoch + 1);
+    ASSERT_TRUE(a2.assignment);
+    EXPECT_EQ(a2.assignment->count("orders-asia"), 1u);
+    EXPECT_EQ(a2.assignment->count("not-orders-x"), 0u);
+    EXPECT_EQ(a2.assignment->count("payments"), 0u);
+    // And a deleted one goes.
+    topics.erase("orders-eu");
+    advance(consumer::kRegexRefreshMs);
+    auto a3 = beat(steady("a", a2.member_epoch, a2.assignment));
+    ASSERT_TRUE(a3.assignment);
+    EXPECT_EQ(a3.assignment->count("orders-eu"), 0u);
+    EXPECT_EQ(coordinator->consumer_describe("g").members[0].member.subscribed_topic_regex,
+              "orders-.*");
+}
+
+TEST_F(ConsumerProtocolTest, AnInvalidRegexIsRefused) {
+    auto p = joining("a", {});
+    p.subscribed_topic_names.reset();
+    p.subscribed_topic_regex = "orders-(";
+    auto r = beat(p);
+    EXPECT_EQ(r.error, ErrorCode::invalid_regular_expression);
+    ASSERT_TRUE(r.error_message);
+    EXPECT_NE(r.error_message->find("orders-("), std::string::npos);
+    p.subscribed_topic_regex = "";
+    EXPECT_EQ(beat(p).error, ErrorCode::invalid_request);
+    EXPECT_EQ(coordinator->consumer_describe("g").error, ErrorCode::group_id_not_found);
 }
 
 TEST(ReconciliationTest, IsSubset) {
