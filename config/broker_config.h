@@ -80,6 +80,7 @@ struct BrokerConfig {
     int64_t connections_max_idle_ms = 600000;
     int64_t group_initial_rebalance_delay_ms = 3000;
     // The KIP-848 consumer group protocol (docs/consumer-groups.md).
+    std::string group_coordinator_rebalance_protocols = "classic,consumer";
     int32_t group_consumer_heartbeat_interval_ms = 5000;
     int32_t group_consumer_session_timeout_ms = 45000;
     int32_t group_consumer_max_size = INT32_MAX;

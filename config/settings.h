@@ -63,6 +63,9 @@ struct SettingDescriptor {
 // nullopt for anything else.
 std::optional<std::string> consumer_assignor_name(std::string_view entry);
 
+// Whether group.coordinator.rebalance.protocols lists `protocol` ("classic", "consumer").
+bool rebalance_protocol_enabled(const BrokerConfig& config, std::string_view protocol);
+
 // All settings, in the order they are documented and reported.
 const std::vector<SettingDescriptor>& settings();
 

@@ -18,6 +18,13 @@ std::optional<std::string> consumer_assignor_name(std::string_view entry) {
     return std::nullopt;
 }
 
+bool rebalance_protocol_enabled(const BrokerConfig& config, std::string_view protocol) {
+    for (const auto& name : split_list(config.group_coordinator_rebalance_protocols, ','))
+        if (name == protocol)
+            return true;
+    return false;
+}
+
 namespace {
 
 constexpr int64_t kMsPerMinute = int64_t{60} * 1000;
@@ -133,6 +140,20 @@ std::optional<std::string> check_consumer_assignors(std::string_view value) {
     for (const auto& name : names)
         if (!consumer_assignor_name(name))
             return "expected uniform, range or Kafka's UniformAssignor / RangeAssignor class names";
+    return std::nullopt;
+}
+
+// group.coordinator.rebalance.protocols: classic always, consumer optionally (Kafka's rule).
+std::optional<std::string> check_rebalance_protocols(std::string_view value) {
+    bool classic = false;
+    for (const auto& name : split_list(value, ',')) {
+        if (name == "classic")
+            classic = true;
+        else if (name != "consumer")
+            return "expected classic, or classic,consumer";
+    }
+    if (!classic)
+        return "expected a list with classic (classic,consumer enables KIP-848)";
     return std::nullopt;
 }
 
@@ -339,6 +360,11 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Time the coordinator waits for more members before the first rebalance of an "
                 "empty group.",
          .member = &BC::group_initial_rebalance_delay_ms, .min = 0},
+        {.key = "group.coordinator.rebalance.protocols",
+         .default_value = "classic,consumer",
+         .doc = "Group protocols the coordinator serves: classic always; consumer (KIP-848's "
+                "ConsumerGroupHeartbeat, advertised in ApiVersions) unless left out.",
+         .member = &BC::group_coordinator_rebalance_protocols, .check = check_rebalance_protocols},
         {.key = "group.consumer.heartbeat.interval.ms",
          .default_value = "5000",
          .doc = "How often members of a consumer-protocol group (KIP-848) heartbeat; changes of "

@@ -1,6 +1,8 @@
 #include <spdlog/spdlog.h>
 
+#include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "config/settings.h"
 
 namespace skiff::broker {
 
@@ -18,7 +20,15 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
                       req.client_software_name, req.client_software_version,
                       ctx.header.client_id.value_or(""));
     }
-    co_return protocol::make_api_versions_response();
+    auto resp = protocol::make_api_versions_response();
+    // group.coordinator.rebalance.protocols without "consumer": KIP-848's APIs are not offered,
+    // and clients keep to the classic protocol.
+    if (!config::rebalance_protocol_enabled(ctx.broker.config(), "consumer"))
+        std::erase_if(resp.api_keys, [](const protocol::ApiVersion& v) {
+            return v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_heartbeat) ||
+                   v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_describe);
+        });
+    co_return resp;
 }
 
 }  // namespace skiff::broker

@@ -6,6 +6,7 @@
 #include "broker/handlers/handlers.h"
 #include "broker/security/authorize.h"
 #include "broker/topics/topic_ids.h"
+#include "config/settings.h"
 
 namespace skiff::broker {
 namespace {
@@ -35,6 +36,10 @@ group::consumer::Assignment owned_by_name(
 
 asio::awaitable<protocol::ConsumerGroupHeartbeatResponse> handle_consumer_group_heartbeat(
     RequestContext& ctx, const protocol::ConsumerGroupHeartbeatRequest& req) {
+    if (!config::rebalance_protocol_enabled(ctx.broker.config(), "consumer"))
+        co_return refused(ErrorCode::unsupported_version,
+                          "The consumer group protocol is not enabled "
+                          "(group.coordinator.rebalance.protocols).");
     // READ on the group, DESCRIBE on every subscribed topic (Kafka's KafkaApis).
     if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id))
         co_return refused(ErrorCode::group_authorization_failed,

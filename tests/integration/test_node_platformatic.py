@@ -8,7 +8,9 @@ script, node/platformatic_kafka.mjs, checks metadata with topic ids, CreateTopic
 DeleteTopics v6, idempotent produce, consuming from the beginning, ListOffsets (earliest, latest,
 by timestamp), and a consumer group that commits and is resumed by a new member;
 node/platformatic_consumer_group.mjs, a KIP-848 consumer-protocol group of three and then four
-members sharing 12 partitions under a continuous produce (docs/consumer-groups.md).
+members sharing 12 partitions under a continuous produce (docs/consumer-groups.md); and
+node/kafka_ts_consumer_group.mjs, the same protocol with kafka-ts 1.5 (another client's
+implementation of it).
 
 Skips, saying why, when Node.js is missing or older than the pinned version needs (1.35.0 is the
 last release that runs on Node 20; later ones need Node 22). A failing `npm ci` (no registry)
@@ -52,7 +54,7 @@ def install_clients():
     fresh = os.path.isdir(os.path.join(dest, "node_modules")) and os.path.exists(lock_dst) and \
         filecmp.cmp(lock_src, lock_dst, shallow=False)
     for name in ("package.json", "package-lock.json", "platformatic_kafka.mjs",
-                 "platformatic_consumer_group.mjs"):
+                 "platformatic_consumer_group.mjs", "kafka_ts_consumer_group.mjs"):
         shutil.copyfile(os.path.join(NODE_SRC, name), os.path.join(dest, name))
     if not fresh:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dest,
@@ -91,6 +93,18 @@ class PlatformaticKafkaTest(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, "the consumer-protocol group script failed")
             self.assertIn("ok: KIP-848 consumer group with @platformatic/kafka against skiff",
                           proc.stdout)
+
+    def test_consumer_protocol_group_kafka_ts(self):
+        """KIP-848 with kafka-ts 1.5: node/kafka_ts_consumer_group.mjs."""
+        dest = install_clients()
+        with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "500"},
+                                  name="kafka-ts consumer-protocol broker") as broker:
+            proc = subprocess.run(["node", "kafka_ts_consumer_group.mjs", broker.bootstrap],
+                                  cwd=dest, capture_output=True, text=True, timeout=240)
+            sys.stdout.write(proc.stdout)
+            sys.stderr.write(proc.stderr[-4000:])
+            self.assertEqual(proc.returncode, 0, "the kafka-ts consumer-protocol script failed")
+            self.assertIn("ok: kafka-ts consumer protocol against skiff", proc.stdout)
 
 
 if __name__ == "__main__":

@@ -38,12 +38,26 @@ void ConsumerGroup::record_owner(const ConsumerMember& m) {
                 owners_[{topic, p}] = m.member_id;
 }
 
+void ConsumerGroup::count_subscription(const ConsumerMember& m, int delta) {
+    auto count = [delta](std::map<std::string, int>& refs, const std::string& key) {
+        if ((refs[key] += delta) <= 0)
+            refs.erase(key);
+    };
+    for (const auto& name : m.subscribed_topic_names)
+        count(name_refs_, name);
+    if (m.subscribed_topic_regex)
+        count(regex_refs_, *m.subscribed_topic_regex);
+}
+
 void ConsumerGroup::put(ConsumerMember m, int64_t now_wall_ms) {
     (void)now_wall_ms;
     auto it = members_.find(m.member_id);
-    if (it != members_.end())
+    if (it != members_.end()) {
         forget_owner(it->second);
+        count_subscription(it->second, -1);
+    }
     record_owner(m);
+    count_subscription(m, +1);
     if (m.instance_id)
         static_members[*m.instance_id] = m.member_id;
     const std::string id = m.member_id;
@@ -55,6 +69,7 @@ bool ConsumerGroup::remove(const std::string& member_id, int64_t now_wall_ms) {
     if (it == members_.end())
         return false;
     forget_owner(it->second);
+    count_subscription(it->second, -1);
     if (it->second.instance_id) {
         auto s = static_members.find(*it->second.instance_id);
         if (s != static_members.end() && s->second == member_id)
@@ -83,10 +98,11 @@ std::set<std::string> ConsumerGroup::subscription_of(const ConsumerMember& m) co
 
 std::set<std::string> ConsumerGroup::subscribed_topic_names() const {
     std::set<std::string> out;
-    for (const auto& [id, m] : members_) {
-        auto topics = subscription_of(m);
-        out.insert(topics.begin(), topics.end());
-    }
+    for (const auto& [name, n] : name_refs_)
+        out.insert(name);
+    for (const auto& [pattern, n] : regex_refs_)
+        if (auto it = regexes.find(pattern); it != regexes.end())
+            out.insert(it->second.topics.begin(), it->second.topics.end());
     return out;
 }
 

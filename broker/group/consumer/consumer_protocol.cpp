@@ -335,15 +335,9 @@ std::optional<HeartbeatResult> ConsumerProtocol::refresh_regexes(
                                                                       error + ".");
         g.regexes[*pattern].regex = std::move(regex);
     }
-    std::set<std::string> used;
-    for (const auto& [id, m] : g.members())
-        if (m.subscribed_topic_regex)
-            used.insert(*m.subscribed_topic_regex);
-    if (pattern)
-        used.insert(*pattern);
     std::optional<std::vector<std::string>> names;  // listed once, when a pattern needs it
     for (auto it = g.regexes.begin(); it != g.regexes.end();) {
-        if (used.count(it->first) == 0) {
+        if (g.regex_users().count(it->first) == 0 && it->first != pattern) {
             it = g.regexes.erase(it);
             continue;
         }

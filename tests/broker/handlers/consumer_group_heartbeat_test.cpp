@@ -99,5 +99,34 @@ TEST_F(ConsumerGroupHeartbeatTest, ErrorsComeWithAMessage) {
               ErrorCode::unknown_member_id);
 }
 
+class ConsumerProtocolDisabledTest : public HandlerTest {};
+
+// group.coordinator.rebalance.protocols=classic: the APIs are not advertised, and a client that
+// sends one anyway is told UNSUPPORTED_VERSION.
+TEST_F(ConsumerProtocolDisabledTest, NotAdvertisedAndRefused) {
+    config.group_coordinator_rebalance_protocols = "classic";
+    auto versions = run(handle_api_versions, protocol::ApiVersionsRequest{}, 3);
+    for (const auto& v : versions.api_keys) {
+        EXPECT_NE(v.api_key, static_cast<int16_t>(protocol::ApiKey::consumer_group_heartbeat));
+        EXPECT_NE(v.api_key, static_cast<int16_t>(protocol::ApiKey::consumer_group_describe));
+    }
+    EXPECT_GT(versions.api_keys.size(), 40u);
+    ConsumerGroupHeartbeatRequest req;
+    req.group_id = "g";
+    req.member_id = "m";
+    EXPECT_EQ(run(handle_consumer_group_heartbeat, req, kHeartbeatVersion).error_code,
+              ErrorCode::unsupported_version);
+}
+
+TEST_F(ConsumerProtocolDisabledTest, AdvertisedByDefault) {
+    auto versions = run(handle_api_versions, protocol::ApiVersionsRequest{}, 3);
+    int found = 0;
+    for (const auto& v : versions.api_keys)
+        if (v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_heartbeat) ||
+            v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_describe))
+            ++found;
+    EXPECT_EQ(found, 2);
+}
+
 }  // namespace
 }  // namespace skiff::broker::test
