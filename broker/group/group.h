@@ -8,6 +8,7 @@
 // Not thread-safe: the GroupCoordinator owns every group and calls these under its mutex.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,6 +47,8 @@ class Group {
     virtual protocol::DescribedGroup described() const = 0;
     // A dead group is being deleted: ListGroups leaves it out and requests for it are refused.
     virtual bool is_dead() const = 0;
+    // How many members it has now (the skiff_group_members metric).
+    virtual size_t member_count() const = 0;
     // Wall-clock ms since the group has had no members, nullopt while it has some: its
     // committed offsets start to age (offsets.retention.minutes) only once it is empty.
     virtual std::optional<int64_t> empty_since() const = 0;

@@ -263,6 +263,12 @@ protocol::DescribedGroup GroupCoordinator::describe(const std::string& group_id)
     return d;
 }
 
+size_t GroupCoordinator::member_count(const std::string& group_id) const {
+    std::lock_guard lock(mutex_);
+    const Group* g = groups_.find(group_id);
+    return g ? g->member_count() : 0;
+}
+
 std::vector<protocol::ListedGroup> GroupCoordinator::list() const {
     std::vector<protocol::ListedGroup> out;
     auto with_offsets = offsets_.groups();

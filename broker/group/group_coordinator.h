@@ -126,6 +126,8 @@ class GroupCoordinator {
     // Whether a group of any type has this id (one known only from its offsets does not).
     bool contains(const std::string& group_id) const;
     protocol::DescribedGroup describe(const std::string& group_id) const;
+    // Members of the group, whatever its type (0 for one known only from its offsets).
+    size_t member_count(const std::string& group_id) const;
     std::vector<protocol::ListedGroup> list() const;
     // GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or NONE (the group and its offsets are gone).
     protocol::ErrorCode delete_group(const std::string& group_id);

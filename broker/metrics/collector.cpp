@@ -96,7 +96,7 @@ void write_groups(Exposition& out, Broker& broker) {
     out.family("skiff_group_members", "gauge", "Members of each consumer group.");
     for (const auto& [group, state] : states)
         out.sample("skiff_group_members", {{"group", group}},
-                   static_cast<double>(groups.describe(group).members.size()));
+                   static_cast<double>(groups.member_count(group)));
     out.family("skiff_group_state", "gauge",
                "1 for each consumer group's current state (Empty, PreparingRebalance, "
                "CompletingRebalance, Stable, Dead).");

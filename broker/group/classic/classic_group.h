@@ -117,6 +117,7 @@ class ClassicGroup final : public Group {
     protocol::ListedGroup listed() const override;
     protocol::DescribedGroup described() const override;
     bool is_dead() const override { return state == ClassicGroupState::dead; }
+    size_t member_count() const override { return members.size(); }
     std::optional<int64_t> empty_since() const override;
     protocol::ErrorCode validate_offset_commit(int32_t generation, const std::string& member_id,
                                                const std::optional<std::string>& group_instance_id,

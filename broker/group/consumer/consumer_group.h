@@ -77,6 +77,7 @@ class ConsumerGroup final : public Group {
     protocol::ListedGroup listed() const override;
     protocol::DescribedGroup described() const override;
     bool is_dead() const override { return dead; }
+    size_t member_count() const override { return members_.size(); }
     std::optional<int64_t> empty_since() const override;
     protocol::ErrorCode validate_offset_commit(int32_t member_epoch, const std::string& member_id,
                                                const std::optional<std::string>& group_instance_id,

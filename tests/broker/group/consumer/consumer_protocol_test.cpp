@@ -286,6 +286,7 @@ TEST_F(ConsumerProtocolTest, TheOtherGroupApisSeeAConsumerGroup) {
     EXPECT_EQ(listed[0].protocol_type, "consumer");
     EXPECT_EQ(listed[0].group_state, "Stable");
     EXPECT_EQ(coordinator->describe("g").error_code, ErrorCode::group_id_not_found);
+    EXPECT_EQ(coordinator->member_count("g"), 1u) << "the metric's count, for both types";
     EXPECT_EQ(coordinator->delete_group("g"), ErrorCode::non_empty_group);
     // A classic member cannot join it (no online migration yet).
     auto joined = join(params("", "range"));
