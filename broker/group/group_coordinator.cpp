@@ -76,9 +76,15 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
     {
         std::lock_guard lock(mutex_);
         const Group* g = groups_.find(params.group_id);
+        if (g && g->type() != GroupType::classic && g->is_empty()) {
+            // An empty group of another type (its members all left) becomes a classic group
+            // again, its committed offsets kept, as Kafka converts an empty group.
+            groups_.erase(params.group_id);
+            g = nullptr;
+        }
         if (g && g->type() != GroupType::classic) {
-            // A classic member joining a consumer group: that is the online migration, not
-            // built yet (Kafka with group.consumer.migration.policy=disabled).
+            // A classic member joining a consumer group with members: that is the online
+            // migration, not built yet (Kafka with group.consumer.migration.policy=disabled).
             JoinResult refused;
             refused.error = ErrorCode::inconsistent_group_protocol;
             refused.member_id = params.member_id;

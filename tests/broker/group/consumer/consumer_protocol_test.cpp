@@ -297,6 +297,18 @@ TEST_F(ConsumerProtocolTest, TheOtherGroupApisSeeAConsumerGroup) {
     EXPECT_EQ(coordinator->delete_group("g"), ErrorCode::none);
 }
 
+TEST_F(ConsumerProtocolTest, AnEmptyConsumerGroupBecomesClassicWhenAClassicMemberJoins) {
+    ASSERT_EQ(beat(joining("a")).error, ErrorCode::none);
+    beat(steady("a", consumer::kLeaveGroupEpoch, std::nullopt));
+    ASSERT_EQ(coordinator->list()[0].group_type, "consumer");
+    const std::string m = new_member();
+    auto joined = join(params(m));
+    advance(100);
+    ASSERT_TRUE(joined->has_value());
+    EXPECT_EQ((*joined)->error, ErrorCode::none);
+    EXPECT_EQ(coordinator->list()[0].group_type, "classic");
+}
+
 TEST_F(ConsumerProtocolTest, AnEmptyClassicGroupBecomesAConsumerGroup) {
     // A simple commit left an empty classic group.
     ASSERT_EQ(coordinator->validate_commit("g", -1, "", std::nullopt), ErrorCode::none);
