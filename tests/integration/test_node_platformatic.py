@@ -17,7 +17,6 @@ last release that runs on Node 20; later ones need Node 22). A failing `npm ci` 
 fails the test: CI must run it.
 """
 
-import filecmp
 import os
 import shutil
 import subprocess
@@ -25,6 +24,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npm_clients  # noqa: E402
 import skiff_harness  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,26 +40,10 @@ def node_version():
     return tuple(int(x) for x in out.strip().lstrip("v").split(".")[:3])
 
 
-def install_dir():
-    """node-clients/ in the build directory (the skiff binary is build/broker/skiff)."""
-    build = os.path.dirname(os.path.dirname(skiff_harness.binary()))
-    return os.path.join(build, "node-clients")
-
-
 def install_clients():
-    dest = install_dir()
-    os.makedirs(dest, exist_ok=True)
-    lock_src = os.path.join(NODE_SRC, "package-lock.json")
-    lock_dst = os.path.join(dest, "package-lock.json")
-    fresh = os.path.isdir(os.path.join(dest, "node_modules")) and os.path.exists(lock_dst) and \
-        filecmp.cmp(lock_src, lock_dst, shallow=False)
-    for name in ("package.json", "package-lock.json", "platformatic_kafka.mjs",
-                 "platformatic_consumer_group.mjs", "kafka_ts_consumer_group.mjs"):
-        shutil.copyfile(os.path.join(NODE_SRC, name), os.path.join(dest, name))
-    if not fresh:
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=dest,
-                       check=True, timeout=240)
-    return dest
+    return npm_clients.install(NODE_SRC, "node-clients",
+                               ("platformatic_kafka.mjs", "platformatic_consumer_group.mjs",
+                                "kafka_ts_consumer_group.mjs"))
 
 
 class PlatformaticKafkaTest(unittest.TestCase):

@@ -14,7 +14,6 @@ after it subscribed, and a second member that shares the partitions with no mess
 Skips, saying why, when Node.js or npm is missing. A failing `npm ci` fails the test.
 """
 
-import filecmp
 import os
 import shutil
 import subprocess
@@ -22,27 +21,18 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npm_clients  # noqa: E402
 import skiff_harness  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "node_rdkafka")
-FILES = ("package.json", "package-lock.json", "rdkafka_consumer_protocol.cjs")
 
 
 def install():
-    build = os.path.dirname(os.path.dirname(skiff_harness.binary()))
-    dest = os.path.join(build, "node-rdkafka-clients")
-    os.makedirs(dest, exist_ok=True)
-    lock_dst = os.path.join(dest, "package-lock.json")
-    fresh = os.path.isdir(os.path.join(dest, "node_modules", "node-rdkafka", "build", "Release")) \
-        and os.path.exists(lock_dst) \
-        and filecmp.cmp(os.path.join(SRC, "package-lock.json"), lock_dst, shallow=False)
-    for name in FILES:
-        shutil.copyfile(os.path.join(SRC, name), os.path.join(dest, name))
-    if not fresh:
-        subprocess.run(["nice", "-n", "10", "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                       cwd=dest, check=True, timeout=900)
-    return dest
+    # The build of librdkafka runs niced and may take minutes.
+    return npm_clients.install(SRC, "node-rdkafka-clients", ("rdkafka_consumer_protocol.cjs",),
+                               installed_marker="node_modules/node-rdkafka/build/Release",
+                               nice=True, timeout=900)
 
 
 class NodeRdkafkaConsumerProtocolTest(unittest.TestCase):

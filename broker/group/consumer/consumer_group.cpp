@@ -49,8 +49,7 @@ void ConsumerGroup::count_subscription(const ConsumerMember& m, int delta) {
         count(regex_refs_, *m.subscribed_topic_regex);
 }
 
-void ConsumerGroup::put(ConsumerMember m, int64_t now_wall_ms) {
-    (void)now_wall_ms;
+void ConsumerGroup::put(ConsumerMember m) {
     auto it = members_.find(m.member_id);
     if (it != members_.end()) {
         forget_owner(it->second);

@@ -55,7 +55,7 @@ class ConsumerGroup final : public Group {
     const std::map<std::string, ConsumerMember>& members() const { return members_; }
     const ConsumerMember* member(const std::string& member_id) const;
     // Adds or replaces the member, keeping the owners in step.
-    void put(ConsumerMember member, int64_t now_wall_ms);
+    void put(ConsumerMember member);
     // Removes the member (its partitions become free) and its target. False when unknown.
     bool remove(const std::string& member_id, int64_t now_wall_ms);
     // Whether a member other than `member_id` owns the partition (assigned or being revoked).

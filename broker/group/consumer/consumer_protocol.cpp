@@ -100,7 +100,7 @@ HeartbeatResult ConsumerProtocol::leave(ConsumerGroup& g, const HeartbeatParams&
         // It keeps its place and partitions until its session ends or it comes back.
         ConsumerMember left = *m;
         left.member_epoch = kLeaveGroupStaticEpoch;
-        g.put(std::move(left), storage::wall_clock_ms());
+        g.put(std::move(left));
         return r;
     }
     remove_member(g, p.member_id);
@@ -292,7 +292,7 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
     m.client_id = p.client_id;
     m.client_host = p.client_host;
     m.session_deadline_ms = now + config_.session_timeout_ms;
-    g->put(m, storage::wall_clock_ms());  // the subscription counts in the bump below
+    g->put(m);  // the subscription counts in the bump below
 
     maybe_bump(*g, changed, topics);
     if (g->group_epoch > g->assignment_epoch)
@@ -307,7 +307,7 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
     if (m.state == MemberState::unrevoked_partitions &&
         state_before != MemberState::unrevoked_partitions)
         m.revocation_deadline_ms = now + m.rebalance_timeout_ms;
-    g->put(m, storage::wall_clock_ms());
+    g->put(m);
 
     HeartbeatResult r;
     r.member_id = m.member_id;
