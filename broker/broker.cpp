@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "broker/topics/topic_ids.h"
 #include "config/listener.h"
 #include "config/settings.h"
 #include "config/value_syntax.h"
@@ -94,6 +95,26 @@ void Broker::open_groups() {
     if (gc.consumer.assignors.empty())
         gc.consumer.assignors = {"uniform", "range"};
     groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
+    // Members that keep heartbeating after a restart carry on where they were.
+    groups_->restore(group_topic_view());
+}
+
+group::TopicView Broker::group_topic_view() {
+    TopicRegistry& topics = topics_;
+    return {[&topics](const std::string& topic) { return topics.partition_count(topic); },
+            [&topics] {
+                std::vector<std::string> names;
+                for (auto& t : topics.list())
+                    names.push_back(std::move(t.name));
+                return names;
+            },
+            [&topics](const std::string& topic) -> std::optional<protocol::Uuid> {
+                auto id = topics.topic_id(topic);
+                if (!id)
+                    return std::nullopt;
+                return to_uuid(*id);
+            },
+            [&topics](const protocol::Uuid& id) { return topic_name_of(topics, id); }};
 }
 
 void Broker::open_transactions() {

@@ -40,6 +40,8 @@ class Broker {
     PartitionWaiters& waiters() { return waiters_; }
     ProducerIdAllocator& producer_ids() { return producer_ids_; }
     group::GroupCoordinator& groups() { return *groups_; }
+    // The topics as group types see them (sizes, names, ids both ways), over topics().
+    group::TopicView group_topic_view();
     txn::TransactionCoordinator& transactions() { return *transactions_; }
     const std::string& cluster_id() const { return cluster_id_; }
     metrics::RequestMetrics& request_metrics() { return request_metrics_; }

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "broker/group/record_codec.h"
+#include "broker/group/topic_view.h"
 #include "protocol/describe_groups.h"
 #include "protocol/error_code.h"
 #include "protocol/list_groups.h"
@@ -69,6 +71,11 @@ class Group {
     // subscribes to (subscribed_topics) may go, else the error of the whole request.
     virtual protocol::ErrorCode validate_offset_delete() const = 0;
     virtual std::set<std::string> subscribed_topics() const = 0;
+
+    // The records of __consumer_offsets (record_codec.h, in Kafka's format for the type) for what
+    // changed in the group since the last call; `everything`: its whole state. Cheap when
+    // nothing changed: the coordinator asks after every request and every tick.
+    virtual void take_records(GroupRecords& out, const TopicView& topics, bool everything) = 0;
 
   protected:
     Group(GroupType type, std::string group_id) : type_(type), group_id_(std::move(group_id)) {}

@@ -10,6 +10,8 @@
 #include <set>
 
 #include "broker/error_mapping.h"
+#include "broker/group/classic/classic_records.h"
+#include "broker/group/consumer/consumer_records.h"
 #include "broker/net/spawn.h"
 #include "broker/net/use_tuple.h"
 #include "storage/log_config.h"
@@ -19,6 +21,10 @@ namespace {
 
 using protocol::ErrorCode;
 constexpr int64_t kOffsetExpiryCheckMs = 60000;
+// How long a group without members or offsets stays before it is deleted: Kafka deletes such a
+// group at its next cleanup, every offsets.retention.check.interval.ms (600000 by default), so
+// this is that interval; a DeleteGroups or a new member within it finds the group.
+constexpr int64_t kEmptyGroupLingerMs = 600000;
 
 // What a TxnOffsetCommit answers when its append failed: a stale producer epoch as such, any
 // other failure as the coordinator being unavailable (retriable, like a plain commit's).
@@ -42,6 +48,91 @@ GroupCoordinator::GroupCoordinator(const CoordinatorConfig& config, OffsetStore&
       now_(clock ? std::move(clock) : Clock(&GroupCoordinator::steady_ms)),
       classic_(classic_config(config), groups_, now_),
       consumer_(config.consumer, groups_, now_) {}
+
+size_t GroupCoordinator::restore(const TopicView& topics) {
+    const GroupRecordMap records = offsets_.group_records();
+    std::lock_guard lock(mutex_);
+    topics_ = topics;
+    const int64_t now = now_();
+    size_t restored = 0;
+    for (const auto& [group_id, keys] : records) {
+        const std::string* classic_value = nullptr;
+        bool consumer_records = false;
+        for (const auto& [key, value] : keys) {
+            auto type = record_version(record_bytes(key));
+            if (!type)
+                continue;
+            if (*type == GroupMetadataKey::kVersion)
+                classic_value = &value;
+            else if (consumer::is_consumer_group_record(*type))
+                consumer_records = true;
+        }
+        if (groups_.contains(group_id))
+            continue;
+        if (consumer_records) {
+            auto g = consumer::restore_consumer_group(group_id, keys, topics,
+                                                      config_.consumer.session_timeout_ms, now);
+            if (!g) {
+                spdlog::error("not restoring consumer group {}: {}", group_id, g.error());
+                continue;
+            }
+            groups_.add(std::move(*g));
+        } else if (classic_value) {
+            auto g = restore_classic_group(group_id, record_bytes(*classic_value), now);
+            if (!g) {
+                spdlog::error("not restoring group {}: {}", group_id, g.error());
+                continue;
+            }
+            groups_.add(std::move(*g));
+        } else {
+            continue;  // records of a type skiff does not have (share groups, streams groups)
+        }
+        ++restored;
+    }
+    if (restored > 0)
+        spdlog::info("restored {} group(s) from {}", restored, kOffsetsTopic);
+    return restored;
+}
+
+void GroupCoordinator::persist_group_locked(Group& g, bool everything) {
+    if (g.is_dead())
+        return;
+    GroupRecords out;
+    g.take_records(out, topics_, everything);
+    offsets_.stage(g.group_id(), std::move(out));
+}
+
+void GroupCoordinator::persist_locked(const std::string& group_id) {
+    if (rewrite_all_.exchange(false)) {
+        groups_.for_each_mutable([&](Group& g) { persist_group_locked(g, true); });
+        return;
+    }
+    if (group_id.empty()) {
+        groups_.for_each_mutable([&](Group& g) { persist_group_locked(g, false); });
+        return;
+    }
+    if (Group* g = groups_.find(group_id))
+        persist_group_locked(*g, false);
+}
+
+void GroupCoordinator::erase_locked(const std::string& group_id) {
+    groups_.erase(group_id);
+    offsets_.stage(group_id, {}, /*erase_group=*/true);
+}
+
+void GroupCoordinator::write_staged() {
+    auto written = offsets_.write_staged();
+    if (written)
+        return;
+    // Memory stays as it is (the members' answers are right); the log catches up at the next
+    // change, when every group's whole state is staged again.
+    rewrite_all_ = true;
+    if (write_failures_.fetch_add(1) % 1000 == 0)
+        spdlog::warn(
+            "writing group state to {} failed: {} (membership is served from memory; "
+            "a restart now would restore the state written last)",
+            kOffsetsTopic, written.error());
+}
 
 int64_t GroupCoordinator::steady_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -79,7 +170,7 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
         if (g && g->type() != GroupType::classic && g->is_empty()) {
             // An empty group of another type (its members all left) becomes a classic group
             // again, its committed offsets kept, as Kafka converts an empty group.
-            groups_.erase(params.group_id);
+            erase_locked(params.group_id);
             g = nullptr;
         }
         if (g && g->type() != GroupType::classic) {
@@ -91,15 +182,27 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
             deferred.push_back([done, refused] { done(refused); });
         } else {
             classic_.join(params, done, deferred);
+            persist_locked(params.group_id);
         }
     }
+    write_staged();
     run(deferred);
 }
 
 consumer::HeartbeatResult GroupCoordinator::consumer_heartbeat(
-    const consumer::HeartbeatParams& params, const consumer::TopicView& topics) {
-    std::lock_guard lock(mutex_);
-    return consumer_.heartbeat(params, topics);
+    const consumer::HeartbeatParams& params, const TopicView& topics) {
+    consumer::HeartbeatResult result;
+    {
+        std::lock_guard lock(mutex_);
+        const Group* before = groups_.find(params.group_id);
+        const bool was_other_type = before && before->type() != GroupType::consumer;
+        result = consumer_.heartbeat(params, topics);
+        if (was_other_type && groups_.find_as<consumer::ConsumerGroup>(params.group_id))
+            offsets_.stage(params.group_id, {}, /*erase_group=*/true);  // converted
+        persist_locked(params.group_id);
+    }
+    write_staged();
+    return result;
 }
 
 consumer::DescribedConsumerGroup GroupCoordinator::consumer_describe(
@@ -121,7 +224,9 @@ void GroupCoordinator::sync(const SyncParams& params, SyncCallback done) {
     {
         std::lock_guard lock(mutex_);
         classic_.sync(params, std::move(done), deferred);
+        persist_locked(params.group_id);
     }
+    write_staged();
     run(deferred);
 }
 
@@ -139,7 +244,9 @@ ErrorCode GroupCoordinator::leave(const std::string& group_id, const std::string
     {
         std::lock_guard lock(mutex_);
         result = classic_.leave(group_id, member_id, group_instance_id, deferred);
+        persist_locked(group_id);
     }
+    write_staged();
     run(deferred);
     return result;
 }
@@ -152,11 +259,13 @@ void GroupCoordinator::tick() {
         const int64_t t = now_();
         classic_.tick(t, deferred);
         consumer_.tick(t);
+        persist_locked({});
         if (t >= next_expiry_check_ms_) {
             next_expiry_check_ms_ = t + kOffsetExpiryCheckMs;
             check_offsets = true;
         }
     }
+    write_staged();
     run(deferred);
     if (check_offsets)
         expire_offsets();
@@ -252,6 +361,23 @@ void GroupCoordinator::expire_offsets() {
     if (n > 0)
         spdlog::info("expired {} committed offset(s) of empty groups (offsets.retention.minutes)",
                      n);
+    // An empty group with no offsets left is deleted, its records with it (Kafka's
+    // cleanupGroupMetadata), so that what a restart restores does not grow without bound.
+    std::vector<std::string> gone;
+    {
+        std::lock_guard lock(mutex_);
+        groups_.for_each([&](const Group& g) {
+            auto since = g.empty_since();
+            if (since && wall - *since >= kEmptyGroupLingerMs &&
+                offsets_.group_offsets(g.group_id()).empty())
+                gone.push_back(g.group_id());
+        });
+        for (const auto& id : gone)
+            erase_locked(id);
+    }
+    write_staged();
+    if (!gone.empty())
+        spdlog::info("deleted {} empty group(s) without committed offsets", gone.size());
 }
 
 bool GroupCoordinator::contains(const std::string& group_id) const {
@@ -302,11 +428,12 @@ ErrorCode GroupCoordinator::delete_group(const std::string& group_id) {
         if (const Group* g = groups_.find(group_id)) {
             if (ErrorCode e = g->validate_delete(); e != ErrorCode::none)
                 return e;
-            groups_.erase(group_id);
+            erase_locked(group_id);
         } else if (offsets_.group_offsets(group_id).empty()) {
             return ErrorCode::group_id_not_found;
         }
     }
+    write_staged();
     auto removed = offsets_.remove(group_id);
     if (!removed) {
         spdlog::error("deleting the offsets of group {} failed: {}", group_id, removed.error());

@@ -23,6 +23,7 @@
 
 #include <asio/any_io_executor.hpp>
 #include <asio/awaitable.hpp>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -58,6 +59,13 @@ class GroupCoordinator {
 
     GroupCoordinator(const CoordinatorConfig& config, OffsetStore& offsets, Clock clock = {});
 
+    // Rebuilds the groups whose state the store replayed from __consumer_offsets (classic and
+    // consumer groups, see classic/classic_records.h and consumer/consumer_records.h); members'
+    // sessions start now. `topics` resolves the topic ids of consumer group records, here and
+    // for every record written later. Returns how many groups were restored; a group whose
+    // records cannot be read is logged and left out (its offsets stay).
+    size_t restore(const TopicView& topics);
+
     // Runs tick() every kTickMs on `executor` until its io_context stops. If a tick throws, the
     // error is logged and `on_failure` runs: without ticks sessions never expire.
     void start(const asio::any_io_executor& executor, std::function<void()> on_failure = {});
@@ -75,7 +83,7 @@ class GroupCoordinator {
     // The consumer group protocol (consumer/consumer_protocol.h). `topics`: the broker's
     // topics, read under the coordinator's lock.
     consumer::HeartbeatResult consumer_heartbeat(const consumer::HeartbeatParams& params,
-                                                 const consumer::TopicView& topics);
+                                                 const TopicView& topics);
     consumer::DescribedConsumerGroup consumer_describe(const std::string& group_id) const;
     // OffsetFetch v9+: whether this member of a consumer group may read its offsets (NONE for
     // any other group, and for a fetch without member).
@@ -147,6 +155,13 @@ class GroupCoordinator {
     int32_t generation(const std::string& group_id) const;
 
   private:
+    // Stages the records of what changed in the group (or in every group, `group_id` empty)
+    // since they were last staged; write_staged() appends them once the lock is released.
+    void persist_locked(const std::string& group_id);
+    void persist_group_locked(Group& g, bool everything);
+    // A group that goes (deleted, expired, converted to another type): tombstones for its keys.
+    void erase_locked(const std::string& group_id);
+    void write_staged();
     static int64_t steady_ms();
     static void run(Deferred& deferred);
     void expire_offsets();
@@ -163,6 +178,11 @@ class GroupCoordinator {
     ClassicProtocol classic_;
     consumer::ConsumerProtocol consumer_;
     int64_t next_expiry_check_ms_ = 0;
+    TopicView topics_;  // from restore(); empty in unit tests that do not call it
+    // Set when a write of group records failed: the next persist stages every group's whole
+    // state, so the log catches up with memory.
+    std::atomic<bool> rewrite_all_{false};
+    std::atomic<uint64_t> write_failures_{0};
 };
 
 }  // namespace skiff::broker::group

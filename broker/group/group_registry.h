@@ -56,6 +56,12 @@ class GroupRegistry {
         for (const auto& [id, g] : groups_)
             f(static_cast<const Group&>(*g));
     }
+    // f(Group&) for every group, in id order, mutable.
+    template <class F>
+    void for_each_mutable(F&& f) {
+        for (auto& [id, g] : groups_)
+            f(*g);
+    }
     // f(T&) for every group of type T, in id order.
     template <class T, class F>
     void for_each_of(F&& f) {

@@ -20,6 +20,7 @@ namespace skiff::broker::group {
 
 struct OffsetCommitKey {
     static constexpr int16_t kVersion = 1;  // version 0 has the same fields
+    static constexpr bool flexible(int16_t) { return false; }
     std::string group;
     std::string topic;
     int32_t partition = 0;
@@ -35,6 +36,7 @@ struct OffsetCommitKey {
 
 struct OffsetCommitValue {
     static constexpr int16_t kVersion = 3;
+    static constexpr bool flexible(int16_t) { return false; }  // v4+ would be (Kafka 4.x reads 0-4)
     int64_t offset = -1;
     int32_t leader_epoch = -1;
     std::string metadata;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "broker/group/offset_records.h"
+#include "broker/group/record_codec.h"
 #include "broker/snapshot_log_sizing.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_builder.h"
@@ -34,7 +35,7 @@ Expected<std::unique_ptr<OffsetStore>, std::string> OffsetStore::open(storage::P
     if (auto replayed = store->replay(); !replayed)
         return unexpected(replayed.error());
     std::lock_guard lock(store->mutex_);
-    if (!store->offsets_.empty() || !store->pending_.empty())
+    if (!store->offsets_.empty() || !store->pending_.empty() || !store->group_records_.empty())
         if (auto s = store->snapshot_locked(); !s)
             return unexpected(s.error());
     return store;
@@ -97,8 +98,27 @@ Expected<void, std::string> OffsetStore::replay() {
                 if (!r.key)
                     continue;
                 auto version = offset_record_version(*r.key);
-                if (version && (*version < 0 || *version > OffsetCommitKey::kVersion))
-                    continue;  // group metadata or a newer format: not ours to interpret
+                if (version && *version > OffsetCommitKey::kVersion) {
+                    // A group's state: kept by key for the coordinator (transactional batches
+                    // carry only offsets).
+                    auto group = record_group_id(*r.key);
+                    if (!group || transactional) {
+                        ++unreadable_group_records_;
+                        continue;
+                    }
+                    std::string key(reinterpret_cast<const char*>(r.key->data()), r.key->size());
+                    if (r.value) {
+                        group_records_[*group][std::move(key)] = std::string(
+                            reinterpret_cast<const char*>(r.value->data()), r.value->size());
+                    } else if (auto g = group_records_.find(*group); g != group_records_.end()) {
+                        g->second.erase(key);
+                        if (g->second.empty())
+                            group_records_.erase(g);
+                    }
+                    continue;
+                }
+                if (version && *version < 0)
+                    continue;  // not a format Kafka defines
                 auto key = decode_offset_key(*r.key);
                 if (!key)
                     return unexpected("malformed offset key in " + std::string(kOffsetsTopic) +
@@ -207,6 +227,16 @@ Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run
     const int64_t now = storage::wall_clock_ms();
     std::vector<std::byte> batches;
     for (const Run& run : runs) {
+        for (size_t first = 0; first < run.group_records.size(); first += kRecordsPerBatch) {
+            std::vector<protocol::RecordSpec> records;
+            const size_t last = std::min(run.group_records.size(), first + kRecordsPerBatch);
+            for (size_t i = first; i < last; ++i)
+                records.push_back({run.group_records[i].key, run.group_records[i].value});
+            protocol::BatchSpec spec;
+            spec.base_timestamp = now;
+            auto bytes = protocol::build_record_batch(spec, records);
+            batches.insert(batches.end(), bytes.begin(), bytes.end());
+        }
         for (size_t first = 0; first < run.entries.size(); first += kRecordsPerBatch) {
             std::vector<protocol::RecordSpec> records;
             const size_t last = std::min(run.entries.size(), first + kRecordsPerBatch);
@@ -249,12 +279,14 @@ Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run
             appended.error().code,
             "appending to " + std::string(kOffsetsTopic) + ": " + appended.error().message});
     int64_t offset = appended->base_offset;
-    for (Run& run : runs)
+    for (Run& run : runs) {
+        offset += static_cast<int64_t>(run.group_records.size());
         for (Entry& e : run.entries) {
             if (e.value)
                 e.value->record_offset = offset;
             ++offset;
         }
+    }
     bytes_since_snapshot_ += static_cast<int64_t>(batches.size());
     return {};
 }
@@ -287,6 +319,9 @@ Expected<void, std::string> OffsetStore::snapshot_locked() {
         return newest;
     };
     std::vector<Run> runs(1);
+    for (const auto& [group, records] : group_records_)
+        for (const auto& [key, value] : records)
+            runs[0].group_records.push_back({key, value});
     std::vector<Entry> after;
     for (const auto& [group, offsets] : offsets_)
         for (const auto& [tp, committed] : offsets) {
@@ -389,6 +424,86 @@ Expected<void, storage::StorageError> OffsetStore::complete_transaction(int64_t 
     if (bytes_since_snapshot_ >= segment_bytes_ / 2)
         (void)snapshot_locked();
     return {};
+}
+
+void OffsetStore::stage(const std::string& group, GroupRecords records, bool erase_group) {
+    if (records.empty() && !erase_group)
+        return;
+    std::lock_guard lock(staged_mutex_);
+    staged_.push_back({group, std::move(records), erase_group});
+}
+
+Expected<void, std::string> OffsetStore::write_staged() {
+    std::lock_guard lock(mutex_);
+    std::vector<Staged> staged;
+    {
+        std::lock_guard queue(staged_mutex_);
+        staged.swap(staged_);
+    }
+    if (staged.empty())
+        return {};
+    // What the held values become, applied only once the append succeeded: a key's later record
+    // in the same drain is compared with its earlier one.
+    std::map<std::pair<std::string, std::string>, std::optional<std::string>> overlay;
+    auto current = [&](const std::string& group,
+                       const std::string& key) -> std::optional<std::string> {
+        if (auto o = overlay.find({group, key}); o != overlay.end())
+            return o->second;
+        auto g = group_records_.find(group);
+        if (g == group_records_.end())
+            return std::nullopt;
+        auto k = g->second.find(key);
+        return k == g->second.end() ? std::nullopt : std::optional<std::string>(k->second);
+    };
+    std::vector<Run> runs(1);
+    for (Staged& s : staged) {
+        if (s.erase_group) {
+            std::set<std::string> live;
+            if (auto g = group_records_.find(s.group); g != group_records_.end())
+                for (const auto& [key, value] : g->second)
+                    live.insert(key);
+            for (const auto& [gk, value] : overlay)
+                if (gk.first == s.group)
+                    live.insert(gk.second);
+            for (const auto& key : live)
+                if (current(s.group, key)) {
+                    overlay[{s.group, key}] = std::nullopt;
+                    runs[0].group_records.push_back({key, std::nullopt});
+                }
+        }
+        for (GroupRecord& r : s.records) {
+            if (current(s.group, r.key) == r.value)
+                continue;
+            overlay[{s.group, r.key}] = r.value;
+            runs[0].group_records.push_back(std::move(r));
+        }
+    }
+    if (runs[0].group_records.empty())
+        return {};
+    if (auto appended = append_locked(runs); !appended)
+        return unexpected(appended.error().message);
+    for (auto& [gk, value] : overlay) {
+        auto& records = group_records_[gk.first];
+        if (value)
+            records[gk.second] = std::move(*value);
+        else
+            records.erase(gk.second);
+        if (records.empty())
+            group_records_.erase(gk.first);
+    }
+    if (bytes_since_snapshot_ >= segment_bytes_ / 2)
+        (void)snapshot_locked();
+    return {};
+}
+
+GroupRecordMap OffsetStore::group_records() const {
+    std::lock_guard lock(mutex_);
+    return group_records_;
+}
+
+int64_t OffsetStore::unreadable_group_records() const {
+    std::lock_guard lock(mutex_);
+    return unreadable_group_records_;
 }
 
 Expected<size_t, std::string> OffsetStore::remove(

@@ -27,6 +27,17 @@
 // against plain commits is kept (up to two producers with pending offsets for one partition,
 // whose relative order is then that of their first pending write).
 //
+// Group state (Kafka's GroupMetadata record, type 2, and the consumer group records, types 3 to 8
+// and 16) lives in the same log: the coordinator stages each change of a group as records
+// (record_codec.h; a null value deletes its key), write_staged() appends what was staged in the
+// order it was staged, dropping a record equal to the value the store holds for its key, and the
+// store keeps the latest value of every key, by group, for snapshots and for the coordinator to
+// restore its groups at start-up. Kafka compacts __consumer_offsets to the latest record of each
+// key; here snapshots do the same: the kept log always holds the latest value of every live key
+// and nothing of a deleted one. Staging is cheap and may happen under the coordinator's lock;
+// writing happens outside it, and staging order is log order because one writer at a time
+// drains the queue under the store's mutex.
+//
 // Durability: commit() returns only after the append returned (the bytes are in the page cache,
 // which survives a process kill; fsync follows log.flush.* like any partition).
 //
@@ -43,6 +54,7 @@
 #include <string>
 #include <vector>
 
+#include "broker/group/record_codec.h"
 #include "protocol/expected.h"
 #include "storage/partition_log.h"
 #include "storage/topic_partition.h"
@@ -60,6 +72,9 @@ struct CommittedOffset {
 };
 
 using GroupOffsets = std::map<storage::TopicPartition, CommittedOffset>;
+
+// The latest value of every key of each group, by group id, then key.
+using GroupRecordMap = std::map<std::string, std::map<std::string, std::string>>;
 
 class OffsetStore {
   public:
@@ -93,6 +108,18 @@ class OffsetStore {
     // Producer ids with pending offsets (for tests and tooling).
     std::vector<int64_t> pending_producers() const;
 
+    // Queues records of `group`'s state for write_staged(). `erase_group`: first delete every key
+    // the store holds for the group (a deleted or converted group).
+    void stage(const std::string& group, GroupRecords records, bool erase_group = false);
+    // Appends everything staged so far, in staging order, without the records that would not
+    // change a key's value. On an error nothing of the drained queue is kept as written: the
+    // coordinator stages a group's whole state again at its next change (see
+    // GroupCoordinator::persist_locked).
+    Expected<void, std::string> write_staged();
+    GroupRecordMap group_records() const;
+    // Group records skipped at replay because their key could not be read.
+    int64_t unreadable_group_records() const;
+
     std::optional<CommittedOffset> get(const std::string& group,
                                        const storage::TopicPartition& tp) const;
     GroupOffsets group_offsets(const std::string& group) const;
@@ -122,6 +149,12 @@ class OffsetStore {
         int64_t producer_id = -1;
         int16_t producer_epoch = -1;
         std::vector<Entry> entries;
+        GroupRecords group_records;  // written before the entries (plain runs only)
+    };
+    struct Staged {
+        std::string group;
+        GroupRecords records;
+        bool erase_group = false;
     };
     Expected<void, std::string> replay();
     // Appends the runs in one PartitionLog::append; sets each entry's value's record_offset.
@@ -138,6 +171,10 @@ class OffsetStore {
     mutable std::mutex mutex_;
     std::map<std::string, GroupOffsets> offsets_;
     std::map<int64_t, PendingTxn> pending_;  // by producer id
+    GroupRecordMap group_records_;
+    int64_t unreadable_group_records_ = 0;
+    std::mutex staged_mutex_;  // after mutex_ when both are held
+    std::vector<Staged> staged_;
     int64_t bytes_since_snapshot_ = 0;
     int64_t segment_bytes_ = 0;
     int64_t snapshots_written_ = 0;

@@ -65,14 +65,7 @@ asio::awaitable<protocol::ConsumerGroupHeartbeatResponse> handle_consumer_group_
         p.owned = owned_by_name(topics, *req.topic_partitions);
     p.client_id = ctx.header.client_id.value_or("");
     p.client_host = client_host_of(ctx.peer);
-    group::consumer::TopicView view{
-        [&](const std::string& topic) { return topics.partition_count(topic); },
-        [&] {
-            std::vector<std::string> names;
-            for (auto& t : topics.list())
-                names.push_back(std::move(t.name));
-            return names;
-        }};
+    const group::TopicView view = ctx.broker.group_topic_view();
     auto r = ctx.broker.groups().consumer_heartbeat(p, view);
 
     protocol::ConsumerGroupHeartbeatResponse resp;

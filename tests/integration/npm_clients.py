@@ -2,10 +2,12 @@
 
 install(src, name): copies src's package.json, package-lock.json and scripts to <build>/<name>/
 (the skiff binary is <build>/broker/skiff) and runs `npm ci` there unless the same lock file is
-already installed, so a build installs each lock file once. A failing `npm ci` raises: CI must
+already installed, so a build installs each lock file once; tests that share a package
+directory and run side by side take turns (a lock file beside it). A failing `npm ci` raises: CI must
 be able to run it.
 """
 
+import fcntl
 import filecmp
 import os
 import shutil
@@ -18,6 +20,12 @@ def install(src, name, files, installed_marker="node_modules", nice=False, timeo
     build = os.path.dirname(os.path.dirname(skiff_harness.binary()))
     dest = os.path.join(build, name)
     os.makedirs(dest, exist_ok=True)
+    with open(dest + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install_locked(src, dest, files, installed_marker, nice, timeout)
+
+
+def _install_locked(src, dest, files, installed_marker, nice, timeout):
     lock_dst = os.path.join(dest, "package-lock.json")
     fresh = os.path.exists(os.path.join(dest, installed_marker)) and os.path.exists(lock_dst) and \
         filecmp.cmp(os.path.join(src, "package-lock.json"), lock_dst, shallow=False)

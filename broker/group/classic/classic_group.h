@@ -100,6 +100,18 @@ class ClassicGroup final : public Group {
     bool initial_delay = false;
     int64_t initial_delay_limit_ms = 0;
     int64_t empty_since_wall_ms = 0;  // for offsets.retention.minutes
+    // Bumped when a member is replaced without a new generation (a static member's restart), so
+    // that the group's record is written again (classic_records.h).
+    uint32_t member_changes = 0;
+    // What the record written last said, to write only changes.
+    struct Persisted {
+        ClassicGroupState state;
+        int32_t generation_id;
+        size_t members;
+        uint32_t member_changes;
+        friend bool operator==(const Persisted&, const Persisted&) = default;
+    };
+    std::optional<Persisted> persisted;
 
     bool all_members_joined() const;
     // Protocols every member supports, each member voting for its favourite among them; the
@@ -126,6 +138,7 @@ class ClassicGroup final : public Group {
     protocol::ErrorCode validate_delete() const override;
     protocol::ErrorCode validate_offset_delete() const override;
     std::set<std::string> subscribed_topics() const override;
+    void take_records(GroupRecords& out, const TopicView& topics, bool everything) override;
 };
 
 }  // namespace skiff::broker::group

@@ -154,6 +154,7 @@ void ClassicProtocol::replace_static_member(ClassicGroup& g, std::string old_id,
     if (g.leader_id == old_id)
         g.leader_id = id;
     g.static_members[*p.group_instance_id] = id;
+    ++g.member_changes;
     ClassicMember& member = g.members[id] = std::move(m);
     switch (g.state) {
         case ClassicGroupState::stable:

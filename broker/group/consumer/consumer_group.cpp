@@ -60,6 +60,7 @@ void ConsumerGroup::put(ConsumerMember m) {
     if (m.instance_id)
         static_members[*m.instance_id] = m.member_id;
     const std::string id = m.member_id;
+    changed_members_.insert(id);
     members_.insert_or_assign(id, std::move(m));
 }
 
@@ -76,6 +77,7 @@ bool ConsumerGroup::remove(const std::string& member_id, int64_t now_wall_ms) {
     }
     members_.erase(it);
     target.erase(member_id);
+    changed_members_.insert(member_id);
     if (members_.empty())
         empty_since_wall_ms_ = now_wall_ms;
     return true;

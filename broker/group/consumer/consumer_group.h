@@ -48,9 +48,16 @@ class ConsumerGroup final : public Group {
         std::shared_ptr<const TopicRegex> regex;
         std::set<std::string> topics;
         int64_t resolved_ms = 0;
+        int64_t topics_changed_wall_ms = 0;  // when `topics` last changed (its record's time)
     };
     std::map<std::string, ResolvedRegex> regexes;
     bool dead = false;
+    // What the records written last said (consumer_records.h), to write only changes.
+    int32_t persisted_group_epoch = -1;
+    int32_t persisted_assignment_epoch = -1;
+    std::map<std::string, int64_t> persisted_regexes;  // pattern -> topics_changed_wall_ms
+    // Members put or removed since the records were last taken (and cleared there).
+    std::set<std::string>& changed_members() { return changed_members_; }
 
     const std::map<std::string, ConsumerMember>& members() const { return members_; }
     const ConsumerMember* member(const std::string& member_id) const;
@@ -86,6 +93,7 @@ class ConsumerGroup final : public Group {
     protocol::ErrorCode validate_delete() const override;
     protocol::ErrorCode validate_offset_delete() const override;
     std::set<std::string> subscribed_topics() const override { return subscribed_topic_names(); }
+    void take_records(GroupRecords& out, const TopicView& topics, bool everything) override;
 
     // OffsetFetch v9+ from a member: NONE, UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH. A fetch
     // without a member id (member epoch -1: an admin client) is always answered.
@@ -101,6 +109,7 @@ class ConsumerGroup final : public Group {
     std::map<std::pair<std::string, int32_t>, std::string> owners_;  // (topic, partition) -> member
     std::map<std::string, int> name_refs_;   // subscribed topic name -> members naming it
     std::map<std::string, int> regex_refs_;  // pattern -> members using it
+    std::set<std::string> changed_members_;
     int64_t empty_since_wall_ms_ = 0;
 };
 

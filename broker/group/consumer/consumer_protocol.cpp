@@ -345,7 +345,11 @@ std::optional<HeartbeatResult> ConsumerProtocol::refresh_regexes(
         if (r.resolved_ms == 0 || now - r.resolved_ms >= kRegexRefreshMs) {
             if (!names)
                 names = topics.names();
-            r.topics = r.regex->resolve(*names);
+            auto topics_now = r.regex->resolve(*names);
+            if (topics_now != r.topics || r.topics_changed_wall_ms == 0) {
+                r.topics = std::move(topics_now);
+                r.topics_changed_wall_ms = storage::wall_clock_ms();
+            }
             r.resolved_ms = now;
         }
         ++it;

@@ -22,6 +22,7 @@
 #include "broker/group/consumer/consumer_group.h"
 #include "broker/group/group.h"
 #include "broker/group/group_registry.h"
+#include "broker/group/topic_view.h"
 
 namespace skiff::broker::group::consumer {
 
@@ -30,13 +31,6 @@ struct ConsumerConfig {
     int32_t session_timeout_ms = 45000;    // group.consumer.session.timeout.ms
     int32_t max_size = INT32_MAX;          // group.consumer.max.size
     std::vector<std::string> assignors = {"uniform", "range"};  // group.consumer.assignors
-};
-
-// The broker's topics as the protocol needs them: a topic's partition count (nullopt when it
-// does not exist), and every topic's name (for regular expressions).
-struct TopicView {
-    std::function<std::optional<int32_t>(const std::string& topic)> size;
-    std::function<std::vector<std::string>()> names;
 };
 
 struct HeartbeatParams {

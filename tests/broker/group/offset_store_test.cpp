@@ -93,6 +93,36 @@ TEST_F(OffsetStoreTest, LogStaysBoundedUnderManyCommitsAndKeepsTheLatestState) {
     }
 }
 
+TEST_F(OffsetStoreTest, GroupRecordsKeepTheirLatestValueThroughSnapshotsAndRetention) {
+    config.segment_bytes = 8192;
+    auto store = open();
+    // Keys as Kafka's: the record type (5, member metadata), then the group id.
+    auto key = [](int i) { return std::string("\0\x05\0\x01g", 5) + std::to_string(i); };
+    for (int i = 0; i < 3000; ++i) {
+        store->stage("g", {{key(i % 8), "value-" + std::to_string(i)}});
+        ASSERT_TRUE(store->write_staged());
+        if (i % 100 == 0)
+            log->apply_retention();
+    }
+    // The same value again is not written; a deleted group's keys go.
+    const int64_t end = log->log_end_offset();
+    store->stage("g", {{key(0), "value-2992"}});
+    ASSERT_TRUE(store->write_staged());
+    EXPECT_EQ(log->log_end_offset(), end);
+    store->stage("h", {{std::string("\0\x05\0\x01h", 5), "x"}});
+    store->stage("h", {}, /*erase_group=*/true);
+    ASSERT_TRUE(store->write_staged());
+    log->apply_retention();
+    EXPECT_GT(log->log_start_offset(), 0);
+    EXPECT_LE(log->size_bytes(), 4 * 8192);
+    store = open();
+    const GroupRecordMap records = store->group_records();
+    ASSERT_EQ(records.size(), 1u);
+    ASSERT_EQ(records.at("g").size(), 8u);
+    for (int p = 0; p < 8; ++p)
+        EXPECT_EQ(records.at("g").at(key(p)), "value-" + std::to_string(2992 + p));
+}
+
 }  // namespace
 }  // namespace skiff::broker::group
 

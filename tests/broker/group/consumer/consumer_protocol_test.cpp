@@ -20,7 +20,7 @@ struct ConsumerProtocolTest : GroupCoordinatorTest {
     std::map<std::string, int32_t> topics{{"t", 6}};
 
     HeartbeatResult beat(HeartbeatParams p) {
-        consumer::TopicView view{[this](const std::string& name) {
+        TopicView view{[this](const std::string& name) {
                                      auto it = topics.find(name);
                                      return it == topics.end() ? std::nullopt
                                                                : std::optional<int32_t>(it->second);
