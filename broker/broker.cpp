@@ -94,6 +94,7 @@ void Broker::open_groups() {
             gc.consumer.assignors.push_back(*name);
     if (gc.consumer.assignors.empty())
         gc.consumer.assignors = {"uniform", "range"};
+    gc.migration = group::parse_migration_policy(config_.group_consumer_migration_policy);
     groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
     // Members that keep heartbeating after a restart carry on where they were.
     groups_->restore(group_topic_view());

@@ -2,6 +2,7 @@
 // documented and reported, with the checks of the string and double settings whose values are
 // more than their type.
 #include <algorithm>
+#include <cctype>
 
 #include "config/listener.h"
 #include "config/settings.h"
@@ -141,6 +142,15 @@ std::optional<std::string> check_consumer_assignors(std::string_view value) {
         if (!consumer_assignor_name(name))
             return "expected uniform, range or Kafka's UniformAssignor / RangeAssignor class names";
     return std::nullopt;
+}
+
+// group.consumer.migration.policy: Kafka's four values, in any case.
+std::optional<std::string> check_migration_policy(std::string_view value) {
+    std::string v(value);
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (v == "bidirectional" || v == "upgrade" || v == "downgrade" || v == "disabled")
+        return std::nullopt;
+    return "expected bidirectional, upgrade, downgrade or disabled";
 }
 
 // group.coordinator.rebalance.protocols: classic always, consumer optionally (Kafka's rule).
@@ -384,6 +394,13 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Server-side assignors of consumer-protocol groups, comma-separated; the first "
                 "is the default, a member may ask for another (server_assignor).",
          .member = &BC::group_consumer_assignors, .check = check_consumer_assignors},
+        {.key = "group.consumer.migration.policy",
+         .default_value = "bidirectional",
+         .doc = "Online migration between the group protocols: upgrade (a consumer-protocol "
+                "member joining a classic group with members converts it), downgrade (the last "
+                "consumer-protocol member leaving converts it back), bidirectional (both) or "
+                "disabled (neither). Classic members of a consumer group are always served.",
+         .member = &BC::group_consumer_migration_policy, .check = check_migration_policy},
         {.key = "offsets.retention.minutes",
          .default_value = "10080",
          .doc = "Time committed offsets of an empty group are kept.",

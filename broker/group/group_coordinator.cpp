@@ -120,6 +120,42 @@ void GroupCoordinator::erase_locked(const std::string& group_id) {
     offsets_.stage(group_id, {}, /*erase_group=*/true);
 }
 
+void GroupCoordinator::maybe_upgrade_locked(const consumer::HeartbeatParams& params,
+                                            Deferred& deferred) {
+    auto* g = groups_.find_as<ClassicGroup>(params.group_id);
+    if (!g || g->is_empty() || g->is_dead() || params.member_epoch != 0 ||
+        !config_.migration.upgrade || g->protocol_type != "consumer" ||
+        static_cast<int64_t>(g->members.size()) >= config_.consumer.max_size)
+        return;  // ConsumerProtocol answers GROUP_ID_NOT_FOUND for a classic group it finds
+    auto converted = to_consumer_group(*g, topics_, now_(), deferred);
+    if (!converted) {
+        spdlog::warn("group {} stays classic: {}", params.group_id, converted.error());
+        return;
+    }
+    spdlog::info(
+        "group {}: upgraded from classic (generation {}, {} member(s)) to the consumer "
+        "protocol as member {} joins",
+        params.group_id, g->generation_id, g->members.size(), params.member_id);
+    erase_locked(params.group_id);
+    groups_.add(std::move(*converted));
+    persist_locked(params.group_id);
+}
+
+void GroupCoordinator::maybe_downgrade_locked(const std::string& group_id, Deferred& deferred) {
+    auto* g = groups_.find_as<consumer::ConsumerGroup>(group_id);
+    if (!g || !config_.migration.downgrade || !only_classic_members(*g))
+        return;
+    auto classic = to_classic_group(*g, now_());
+    spdlog::info(
+        "group {}: downgraded to classic at generation {} with {} member(s): its last "
+        "consumer-protocol member left",
+        group_id, classic->generation_id, classic->members.size());
+    erase_locked(group_id);
+    ClassicGroup& added = groups_.add(std::move(classic));
+    persist_locked(group_id);
+    classic_.rebalance(added, "downgraded from the consumer protocol", deferred);
+}
+
 void GroupCoordinator::write_staged() {
     auto written = offsets_.write_staged();
     if (written)
@@ -173,9 +209,19 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
             erase_locked(params.group_id);
             g = nullptr;
         }
-        if (g && g->type() != GroupType::classic) {
-            // A classic member joining a consumer group with members: that is the online
-            // migration, not built yet (Kafka with group.consumer.migration.policy=disabled).
+        if (auto* c = groups_.find_as<consumer::ConsumerGroup>(params.group_id)) {
+            // A classic member of a consumer group (online migration, migration.h).
+            if (params.session_timeout_ms < config_.min_session_timeout_ms ||
+                params.session_timeout_ms > config_.max_session_timeout_ms) {
+                JoinResult refused;
+                refused.error = ErrorCode::invalid_session_timeout;
+                refused.member_id = params.member_id;
+                deferred.push_back([done, refused] { done(refused); });
+            } else {
+                consumer_.classic_join(*c, params, topics_, done, deferred);
+                persist_locked(params.group_id);
+            }
+        } else if (g && g->type() != GroupType::classic) {
             JoinResult refused;
             refused.error = ErrorCode::inconsistent_group_protocol;
             refused.member_id = params.member_id;
@@ -192,16 +238,20 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
 consumer::HeartbeatResult GroupCoordinator::consumer_heartbeat(
     const consumer::HeartbeatParams& params, const TopicView& topics) {
     consumer::HeartbeatResult result;
+    Deferred deferred;
     {
         std::lock_guard lock(mutex_);
+        maybe_upgrade_locked(params, deferred);
         const Group* before = groups_.find(params.group_id);
         const bool was_other_type = before && before->type() != GroupType::consumer;
         result = consumer_.heartbeat(params, topics);
         if (was_other_type && groups_.find_as<consumer::ConsumerGroup>(params.group_id))
             offsets_.stage(params.group_id, {}, /*erase_group=*/true);  // converted
         persist_locked(params.group_id);
+        maybe_downgrade_locked(params.group_id, deferred);
     }
     write_staged();
+    run(deferred);
     return result;
 }
 
@@ -223,7 +273,12 @@ void GroupCoordinator::sync(const SyncParams& params, SyncCallback done) {
     Deferred deferred;
     {
         std::lock_guard lock(mutex_);
-        classic_.sync(params, std::move(done), deferred);
+        if (auto* c = groups_.find_as<consumer::ConsumerGroup>(params.group_id)) {
+            SyncResult r = consumer_.classic_sync(*c, params);
+            deferred.push_back([done = std::move(done), r = std::move(r)] { done(r); });
+        } else {
+            classic_.sync(params, std::move(done), deferred);
+        }
         persist_locked(params.group_id);
     }
     write_staged();
@@ -234,6 +289,8 @@ ErrorCode GroupCoordinator::heartbeat(const std::string& group_id, int32_t gener
                                       const std::string& member_id,
                                       const std::optional<std::string>& group_instance_id) {
     std::lock_guard lock(mutex_);
+    if (auto* c = groups_.find_as<consumer::ConsumerGroup>(group_id))
+        return consumer_.classic_heartbeat(*c, generation_id, member_id, group_instance_id);
     return classic_.heartbeat(group_id, generation_id, member_id, group_instance_id);
 }
 
@@ -243,7 +300,10 @@ ErrorCode GroupCoordinator::leave(const std::string& group_id, const std::string
     ErrorCode result = ErrorCode::none;
     {
         std::lock_guard lock(mutex_);
-        result = classic_.leave(group_id, member_id, group_instance_id, deferred);
+        if (auto* c = groups_.find_as<consumer::ConsumerGroup>(group_id))
+            result = consumer_.classic_leave(*c, member_id, group_instance_id);
+        else
+            result = classic_.leave(group_id, member_id, group_instance_id, deferred);
         persist_locked(group_id);
     }
     write_staged();
@@ -259,7 +319,12 @@ void GroupCoordinator::tick() {
         const int64_t t = now_();
         classic_.tick(t, deferred);
         consumer_.tick(t);
+        std::vector<std::string> consumer_groups;
+        groups_.for_each_of<consumer::ConsumerGroup>(
+            [&](consumer::ConsumerGroup& g) { consumer_groups.push_back(g.group_id()); });
         persist_locked({});
+        for (const auto& id : consumer_groups)
+            maybe_downgrade_locked(id, deferred);
         if (t >= next_expiry_check_ms_) {
             next_expiry_check_ms_ = t + kOffsetExpiryCheckMs;
             check_offsets = true;

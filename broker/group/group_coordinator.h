@@ -37,6 +37,7 @@
 #include "broker/group/consumer/consumer_protocol.h"
 #include "broker/group/group.h"
 #include "broker/group/group_registry.h"
+#include "broker/group/migration.h"
 #include "broker/group/offset_store.h"
 #include "protocol/describe_groups.h"
 #include "protocol/list_groups.h"
@@ -49,6 +50,7 @@ struct CoordinatorConfig {
     int32_t min_session_timeout_ms = 1;
     int32_t max_session_timeout_ms = 1800000;
     consumer::ConsumerConfig consumer;  // group.consumer.*
+    MigrationPolicy migration;          // group.consumer.migration.policy
 };
 
 class GroupCoordinator {
@@ -161,6 +163,10 @@ class GroupCoordinator {
     void persist_group_locked(Group& g, bool everything);
     // A group that goes (deleted, expired, converted to another type): tombstones for its keys.
     void erase_locked(const std::string& group_id);
+    // migration.h: a classic group with members meeting a consumer-protocol join, and a
+    // consumer group left with classic members only.
+    void maybe_upgrade_locked(const consumer::HeartbeatParams& params, Deferred& deferred);
+    void maybe_downgrade_locked(const std::string& group_id, Deferred& deferred);
     void write_staged();
     static int64_t steady_ms();
     static void run(Deferred& deferred);

@@ -70,6 +70,10 @@ class ClassicProtocol {
                               Deferred& deferred);
     // The deadlines that passed by `now_ms`, in every classic group.
     void tick(int64_t now_ms, Deferred& deferred);
+    // Starts a rebalance of `g` (a group just converted from a consumer group, migration.h).
+    void rebalance(ClassicGroup& g, const std::string& reason, Deferred& deferred) {
+        prepare_rebalance(g, reason, deferred);
+    }
 
   private:
     int64_t now() const { return now_(); }

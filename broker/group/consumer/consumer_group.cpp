@@ -159,6 +159,9 @@ ErrorCode ConsumerGroup::validate_offset_commit(int32_t member_epoch, const std:
     auto it = members_.find(member_id);
     if (it == members_.end())
         return ErrorCode::unknown_member_id;
+    if (it->second.classic)  // a classic member: its generation is its member epoch
+        return member_epoch == it->second.member_epoch ? ErrorCode::none
+                                                       : ErrorCode::illegal_generation;
     if (!transactional && api_version < 9)
         return ErrorCode::unsupported_version;
     if (member_epoch > it->second.member_epoch)

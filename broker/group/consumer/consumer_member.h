@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "broker/group/consumer/assignor.h"
@@ -29,6 +30,15 @@ const char* state_name(MemberState state);
 inline constexpr int32_t kLeaveGroupEpoch = -1;
 inline constexpr int32_t kLeaveGroupStaticEpoch = -2;
 
+// A member that speaks the classic protocol (JoinGroup, SyncGroup, Heartbeat) in a consumer
+// group, during an online migration (classic_members.h): its session timeout and the protocols
+// of its JoinGroup (name, ConsumerProtocolSubscription metadata), in its order of preference.
+struct ClassicMembership {
+    int32_t session_timeout_ms = 0;
+    std::vector<std::pair<std::string, std::vector<std::byte>>> protocols;
+    friend bool operator==(const ClassicMembership&, const ClassicMembership&) = default;
+};
+
 struct ConsumerMember {
     std::string member_id;
     std::optional<std::string> instance_id;
@@ -39,6 +49,7 @@ struct ConsumerMember {
     std::vector<std::string> subscribed_topic_names;    // as the client sent them, sorted
     std::optional<std::string> subscribed_topic_regex;  // v1 (topic_regex.h)
     std::optional<std::string> server_assignor;         // null: the group's default
+    std::optional<ClassicMembership> classic;           // null: a consumer-protocol member
 
     MemberState state = MemberState::stable;
     int32_t member_epoch = 0;

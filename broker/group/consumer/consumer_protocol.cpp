@@ -245,12 +245,11 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
     auto* g = groups_.find_as<ConsumerGroup>(p.group_id);
     if (any && !g) {
         // An empty classic group (one that only has offsets) becomes a consumer group, its
-        // offsets kept; one with members would need the online migration, not built yet.
+        // offsets kept. One with members the coordinator upgraded already if it could
+        // (migration.h): group.consumer.migration.policy or its protocol type forbade it.
         if (p.member_epoch != 0 || !any->is_empty())
             return failure(ErrorCode::group_id_not_found,
-                           "Group " + p.group_id +
-                               " is a classic group with members; skiff "
-                               "does not migrate it to the consumer protocol yet.");
+                           "Group " + p.group_id + " is not a consumer group.");
         groups_.erase(p.group_id);
         any = nullptr;
     }

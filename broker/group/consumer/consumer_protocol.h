@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "broker/group/classic/classic_group.h"
+#include "broker/group/classic/classic_protocol.h"
 #include "broker/group/consumer/consumer_group.h"
 #include "broker/group/group.h"
 #include "broker/group/group_registry.h"
@@ -81,9 +83,30 @@ class ConsumerProtocol {
     DescribedConsumerGroup describe(const std::string& group_id) const;
     // Expires members whose session or revocation deadline has passed.
     void tick(int64_t now_ms);
+
+    // Classic members in a consumer group (classic_members.cpp; Kafka 4.0's online migration):
+    // JoinGroup, SyncGroup, Heartbeat and LeaveGroup of a member that speaks the classic
+    // protocol, served from the consumer group's own assignment. The member joins as a follower
+    // (no leader: the coordinator assigns), its generation is its member epoch, and its
+    // heartbeat answers REBALANCE_IN_PROGRESS when it must join again to move on.
+    void classic_join(ConsumerGroup& g, const JoinParams& p, const TopicView& topics,
+                      const JoinCallback& done, Deferred& deferred);
+    SyncResult classic_sync(ConsumerGroup& g, const SyncParams& p);
+    protocol::ErrorCode classic_heartbeat(ConsumerGroup& g, int32_t generation_id,
+                                          const std::string& member_id,
+                                          const std::optional<std::string>& instance_id);
+    protocol::ErrorCode classic_leave(ConsumerGroup& g, const std::string& member_id,
+                                      const std::optional<std::string>& instance_id);
     const ConsumerConfig& config() const { return config_; }
 
   private:
+    // The member a classic request names (by instance id for a static member), or the error.
+    struct ClassicFound {
+        const ConsumerMember* member = nullptr;
+        protocol::ErrorCode error = protocol::ErrorCode::none;
+    };
+    ClassicFound find_classic_member(const ConsumerGroup& g, const std::string& member_id,
+                                     const std::optional<std::string>& instance_id) const;
     std::optional<HeartbeatResult> invalid(const HeartbeatParams& p) const;
     HeartbeatResult leave(ConsumerGroup& g, const HeartbeatParams& p);
     // The member this heartbeat is from, created or rejoining when the epoch is 0; an error

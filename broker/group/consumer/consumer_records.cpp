@@ -80,6 +80,13 @@ void member_records(const ConsumerGroup& g, const std::string& member_id, GroupR
     meta.subscribed_topic_regex = m->subscribed_topic_regex;
     meta.rebalance_timeout_ms = m->rebalance_timeout_ms;
     meta.server_assignor = m->server_assignor;
+    if (m->classic) {
+        RecordClassicMemberMetadata c;
+        c.session_timeout_ms = m->classic->session_timeout_ms;
+        for (const auto& [name, metadata] : m->classic->protocols)
+            c.supported_protocols.push_back({name, metadata});
+        meta.classic_member_metadata = std::move(c);
+    }
     out.push_back({member_key(id, member_id, kConsumerGroupMemberMetadataType),
                    encode_record(meta, kValueVersion)});
     if (with_target) {
@@ -244,6 +251,13 @@ Expected<std::unique_ptr<ConsumerGroup>, std::string> restore_consumer_group(
         m.subscribed_topic_regex = std::move(meta.subscribed_topic_regex);
         m.rebalance_timeout_ms = meta.rebalance_timeout_ms;
         m.server_assignor = std::move(meta.server_assignor);
+        if (meta.classic_member_metadata) {
+            ClassicMembership c;
+            c.session_timeout_ms = meta.classic_member_metadata->session_timeout_ms;
+            for (auto& p : meta.classic_member_metadata->supported_protocols)
+                c.protocols.emplace_back(std::move(p.name), std::move(p.metadata));
+            m.classic = std::move(c);
+        }
         if (auto c = current.find(member_id); c != current.end()) {
             m.member_epoch = c->second.member_epoch;
             m.previous_member_epoch = c->second.previous_member_epoch;
@@ -251,7 +265,8 @@ Expected<std::unique_ptr<ConsumerGroup>, std::string> restore_consumer_group(
             m.assigned = by_name(c->second.assigned_partitions, topics);
             m.pending_revocation = by_name(c->second.partitions_pending_revocation, topics);
         }
-        m.session_deadline_ms = now_ms + session_timeout_ms;
+        m.session_deadline_ms =
+            now_ms + (m.classic ? m.classic->session_timeout_ms : session_timeout_ms);
         if (m.state == MemberState::unrevoked_partitions)
             m.revocation_deadline_ms = now_ms + m.rebalance_timeout_ms;
         if (auto t = target.find(member_id); t != target.end())

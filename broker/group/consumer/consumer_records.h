@@ -86,6 +86,26 @@ struct ConsumerGroupEpochValue {
     }
 };
 
+struct RecordClassicProtocol {
+    std::string name;
+    std::vector<std::byte> metadata;
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("name", m.name, protocol::since(0));
+        v.field("metadata", m.metadata, protocol::since(0));
+    }
+};
+// Tagged field 0 of a member's metadata: set for a member that uses the classic protocol.
+struct RecordClassicMemberMetadata {
+    int32_t session_timeout_ms = 0;
+    std::vector<RecordClassicProtocol> supported_protocols;
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("session_timeout_ms", m.session_timeout_ms, protocol::since(0));
+        v.field("supported_protocols", m.supported_protocols, protocol::since(0));
+    }
+};
+
 struct ConsumerGroupMemberMetadataValue {
     static constexpr bool flexible(int16_t) { return true; }
     std::optional<std::string> instance_id;
@@ -96,10 +116,12 @@ struct ConsumerGroupMemberMetadataValue {
     std::optional<std::string> subscribed_topic_regex;
     int32_t rebalance_timeout_ms = -1;
     std::optional<std::string> server_assignor;
+    std::optional<RecordClassicMemberMetadata> classic_member_metadata;
     template <class V, class Self>
     static void describe(V& v, Self& m) {
         using protocol::nullable;
         using protocol::since;
+        using protocol::tagged;
         v.field("instance_id", m.instance_id, since(0), nullable(since(0)));
         v.field("rack_id", m.rack_id, since(0), nullable(since(0)));
         v.field("client_id", m.client_id, since(0));
@@ -108,6 +130,8 @@ struct ConsumerGroupMemberMetadataValue {
         v.field("subscribed_topic_regex", m.subscribed_topic_regex, since(0), nullable(since(0)));
         v.field("rebalance_timeout_ms", m.rebalance_timeout_ms, since(0));
         v.field("server_assignor", m.server_assignor, since(0), nullable(since(0)));
+        v.field("classic_member_metadata", m.classic_member_metadata, since(0), nullable(since(0)),
+                tagged(0, since(0)));
     }
 };
 
