@@ -86,6 +86,10 @@ struct BrokerConfig {
     int32_t group_consumer_max_size = INT32_MAX;
     std::string group_consumer_assignors = "uniform,range";
     std::string group_consumer_migration_policy = "bidirectional";
+    int32_t group_consumer_min_heartbeat_interval_ms = 5000;
+    int32_t group_consumer_max_heartbeat_interval_ms = 15000;
+    int32_t group_consumer_min_session_timeout_ms = 45000;
+    int32_t group_consumer_max_session_timeout_ms = 60000;
     int64_t offsets_retention_minutes = 10080;
     int32_t offset_metadata_max_bytes = 4096;
     int64_t transaction_max_timeout_ms = 900000;

@@ -73,6 +73,53 @@ Expected<void, ConfigError> check_cleaner(
     return {};
 }
 
+// KIP-848's timeouts within their bounds, and a heartbeat interval below the session timeout
+// (Kafka's GroupCoordinatorConfig requirements). Blamed on the first of the settings involved
+// that was set.
+Expected<void, ConfigError> check_consumer_group_timeouts(
+    const BrokerConfig& config,
+    const std::map<const SettingDescriptor*, std::pair<SettingLookup, const RawSetting*>>&
+        winners) {
+    struct Rule {
+        bool broken;
+        std::string message;
+    };
+    const auto& c = config;
+    auto n = [](int64_t v) { return std::to_string(v); };
+    const Rule rules[] = {
+        {c.group_consumer_heartbeat_interval_ms < c.group_consumer_min_heartbeat_interval_ms ||
+             c.group_consumer_heartbeat_interval_ms > c.group_consumer_max_heartbeat_interval_ms,
+         "group.consumer.heartbeat.interval.ms (" + n(c.group_consumer_heartbeat_interval_ms) +
+             ") must be between group.consumer.min.heartbeat.interval.ms (" +
+             n(c.group_consumer_min_heartbeat_interval_ms) +
+             ") and group.consumer.max.heartbeat.interval.ms (" +
+             n(c.group_consumer_max_heartbeat_interval_ms) + ")"},
+        {c.group_consumer_session_timeout_ms < c.group_consumer_min_session_timeout_ms ||
+             c.group_consumer_session_timeout_ms > c.group_consumer_max_session_timeout_ms,
+         "group.consumer.session.timeout.ms (" + n(c.group_consumer_session_timeout_ms) +
+             ") must be between group.consumer.min.session.timeout.ms (" +
+             n(c.group_consumer_min_session_timeout_ms) +
+             ") and group.consumer.max.session.timeout.ms (" +
+             n(c.group_consumer_max_session_timeout_ms) + ")"},
+        {c.group_consumer_heartbeat_interval_ms >= c.group_consumer_session_timeout_ms,
+         "group.consumer.heartbeat.interval.ms (" + n(c.group_consumer_heartbeat_interval_ms) +
+             ") must be less than group.consumer.session.timeout.ms (" +
+             n(c.group_consumer_session_timeout_ms) + ")"},
+    };
+    static constexpr std::string_view kKeys[] = {
+        "group.consumer.heartbeat.interval.ms",     "group.consumer.session.timeout.ms",
+        "group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms",
+        "group.consumer.min.session.timeout.ms",    "group.consumer.max.session.timeout.ms"};
+    for (const Rule& rule : rules) {
+        if (!rule.broken)
+            continue;
+        for (auto key : kKeys)
+            if (auto it = winners.find(find_setting(key)->setting); it != winners.end())
+                return unexpected(invalid_value(*it->second.second, rule.message));
+    }
+    return {};
+}
+
 // Every listener's name mapped to a security protocol skiff serves. Blamed on the map when it was
 // set (the usual fix is there), else on listeners.
 Expected<void, ConfigError> check_protocols(
@@ -305,6 +352,10 @@ Expected<LoadedConfig, ConfigError> load_config(const ConfigSources& sources) {
     }
 
     if (auto ok = check_cleaner(config, winners); !ok) {
+        return unexpected(ok.error());
+    }
+
+    if (auto ok = check_consumer_group_timeouts(config, winners); !ok) {
         return unexpected(ok.error());
     }
 

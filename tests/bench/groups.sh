@@ -36,7 +36,8 @@ cp "$root/tests/bench/groups.mjs" "$clients/"
 
 bench_workdir "$(mktemp -d)"
 overrides=(--override group.initial.rebalance.delay.ms=0
-  --override group.consumer.heartbeat.interval.ms=500 --override metrics.listener=)
+  --override group.consumer.heartbeat.interval.ms=500
+  --override group.consumer.min.heartbeat.interval.ms=100 --override metrics.listener=)
 for r in $(seq "$rounds"); do
   for members in 10 100; do
     for protocol in classic consumer; do

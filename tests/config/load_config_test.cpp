@@ -401,6 +401,26 @@ TEST(LoadConfig, MinCompactionLagMustNotExceedTheMax) {
         << error.message;
 }
 
+TEST(LoadConfig, ConsumerGroupTimeoutsStayWithinTheirBounds) {
+    // Kafka's bounds: a 500 ms heartbeat needs a lower minimum, as a test cluster sets it.
+    auto error = load_error(overrides({"group.consumer.heartbeat.interval.ms=500"}));
+    EXPECT_EQ(error.key, "group.consumer.heartbeat.interval.ms");
+    EXPECT_NE(error.message.find("must be between group.consumer.min.heartbeat.interval.ms (5000)"),
+              std::string::npos)
+        << error.message;
+    load_ok(overrides({"group.consumer.heartbeat.interval.ms=500",
+                       "group.consumer.min.heartbeat.interval.ms=100"}));
+    error = load_error(overrides({"group.consumer.session.timeout.ms=90000"}));
+    EXPECT_EQ(error.key, "group.consumer.session.timeout.ms");
+    error = load_error(overrides({"group.consumer.min.session.timeout.ms=1000",
+                                  "group.consumer.session.timeout.ms=1000",
+                                  "group.consumer.min.heartbeat.interval.ms=1000",
+                                  "group.consumer.heartbeat.interval.ms=1000"}));
+    EXPECT_NE(error.message.find("must be less than group.consumer.session.timeout.ms"),
+              std::string::npos)
+        << error.message;
+}
+
 TEST(LoadConfig, ShadowedInvalidValueStillStopsStartup) {
     const auto error = load_error(overrides({"log.retention.hours=abc", "log.retention.ms=5"}));
     EXPECT_EQ(error.key, "log.retention.hours");

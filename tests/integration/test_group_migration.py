@@ -149,6 +149,7 @@ class GroupMigrationTest(unittest.TestCase):
 
     def test_classic_group_upgrades_and_downgrades_online(self):
         with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "300",
+                                   "group.consumer.min.heartbeat.interval.ms": "100",
                                    "group.initial.rebalance.delay.ms": "0"},
                                   name="migration broker") as broker:
             topic, group = "migration", "migration-group"

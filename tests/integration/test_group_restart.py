@@ -50,7 +50,8 @@ class ConsumerProtocolRestartTest(unittest.TestCase):
 
     def test_consumer_group_resumes_after_kill_and_clean_restart(self):
         dest = npm_clients.install(NODE_SRC, "node-clients", ("platformatic_group_restart.mjs",))
-        with fixed_port_broker({"group.consumer.heartbeat.interval.ms": "500"},
+        with fixed_port_broker({"group.consumer.heartbeat.interval.ms": "500",
+                                "group.consumer.min.heartbeat.interval.ms": "100"},
                                "consumer-protocol restart broker") as broker:
             proc = subprocess.Popen(["node", "platformatic_group_restart.mjs", broker.bootstrap],
                                     cwd=dest, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

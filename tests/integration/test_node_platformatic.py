@@ -30,6 +30,10 @@ import skiff_harness  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 NODE_SRC = os.path.join(HERE, "node")
 MIN_NODE = (20, 19, 4)  # @platformatic/kafka 1.35.0's engines field
+# Heartbeats every 500 ms, so that a rebalance takes a few of them (Kafka's lower bound, 5000,
+# lowered as a test cluster does).
+FAST_HEARTBEATS = {"group.consumer.heartbeat.interval.ms": "500",
+                   "group.consumer.min.heartbeat.interval.ms": "100"}
 
 
 def node_version():
@@ -68,7 +72,7 @@ class PlatformaticKafkaTest(unittest.TestCase):
     def test_consumer_protocol_group(self):
         """KIP-848 (groupProtocol 'consumer'): node/platformatic_consumer_group.mjs."""
         dest = install_clients()
-        with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "500"},
+        with skiff_harness.Broker(FAST_HEARTBEATS,
                                   name="consumer-protocol broker") as broker:
             proc = subprocess.run(["node", "platformatic_consumer_group.mjs", broker.bootstrap],
                                   cwd=dest, capture_output=True, text=True, timeout=240)
@@ -81,7 +85,7 @@ class PlatformaticKafkaTest(unittest.TestCase):
     def test_consumer_protocol_group_kafka_ts(self):
         """KIP-848 with kafka-ts 1.5: node/kafka_ts_consumer_group.mjs."""
         dest = install_clients()
-        with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "500"},
+        with skiff_harness.Broker(FAST_HEARTBEATS,
                                   name="kafka-ts consumer-protocol broker") as broker:
             proc = subprocess.run(["node", "kafka_ts_consumer_group.mjs", broker.bootstrap],
                                   cwd=dest, capture_output=True, text=True, timeout=240)

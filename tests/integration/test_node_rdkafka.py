@@ -40,7 +40,8 @@ class NodeRdkafkaConsumerProtocolTest(unittest.TestCase):
         if shutil.which("node") is None or shutil.which("npm") is None:
             self.skipTest("SKIPPED: node or npm is not installed")
         dest = install()
-        with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "500"},
+        with skiff_harness.Broker({"group.consumer.heartbeat.interval.ms": "500",
+                                   "group.consumer.min.heartbeat.interval.ms": "100"},
                                   name="librdkafka consumer-protocol broker") as broker:
             proc = subprocess.run(["node", "rdkafka_consumer_protocol.cjs", broker.bootstrap],
                                   cwd=dest, capture_output=True, text=True, timeout=240)
