@@ -5,10 +5,10 @@
 namespace skiff::broker::group {
 
 std::optional<std::set<std::string>> subscribed_topics(std::span<const std::byte> metadata) {
-    auto s = decode_subscription(metadata);
-    if (!s)
+    auto topics = decode_subscription_topics(metadata);
+    if (!topics)
         return std::nullopt;
-    return std::set<std::string>(s->topics.begin(), s->topics.end());
+    return std::set<std::string>(topics->begin(), topics->end());
 }
 
 }  // namespace skiff::broker::group

@@ -40,6 +40,16 @@ struct WireSubscription {
     }
 };
 
+// The first field of every version: what OffsetDelete needs, read even from metadata whose later
+// fields are cut short.
+struct WireTopicsOnly {
+    std::vector<std::string> topics;
+    template <class V, class Self>
+    static void describe(V& v, Self& m) {
+        v.field("topics", m.topics, protocol::since(0));
+    }
+};
+
 struct WireAssignment {
     std::vector<WireTopicPartitions> assigned_partitions;
     std::optional<std::span<const std::byte>> user_data;
@@ -88,6 +98,19 @@ Expected<EmbeddedSubscription, protocol::DecodeError> decode_subscription(
     s.generation_id = w.generation_id;
     s.rack_id = std::move(w.rack_id);
     return s;
+}
+
+Expected<std::vector<std::string>, protocol::DecodeError> decode_subscription_topics(
+    std::span<const std::byte> metadata) {
+    auto version = version_of(metadata);
+    if (!version)
+        return unexpected(version.error());
+    protocol::Reader r(metadata.subspan(2), 0, false);
+    WireTopicsOnly w;
+    r.read_struct(nullptr, w);
+    if (!r.ok())
+        return unexpected(*r.error());
+    return std::move(w.topics);
 }
 
 int16_t subscription_version(std::span<const std::byte> metadata) {

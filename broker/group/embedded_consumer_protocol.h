@@ -39,6 +39,9 @@ struct EmbeddedSubscription {
 
 Expected<EmbeddedSubscription, protocol::DecodeError> decode_subscription(
     std::span<const std::byte> metadata);
+// Only its topics, the field every version starts with (the rest may be cut short).
+Expected<std::vector<std::string>, protocol::DecodeError> decode_subscription_topics(
+    std::span<const std::byte> metadata);
 // The version a subscription's metadata starts with (0 when unreadable), which the assignment
 // sent back to that member is written in (capped at 1, the newest assignment version).
 int16_t subscription_version(std::span<const std::byte> metadata);
