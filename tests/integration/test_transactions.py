@@ -186,9 +186,13 @@ class TransactionsTest(unittest.TestCase):
         while not done:
             bs = self.broker.bootstrap
             producer = txn_producer(bs, "eos-pipeline")
+            # The group's membership survives the kill (docs/consumer-groups.md): the killed
+            # run's consumer, which cannot leave, holds the next one's join until its session
+            # times out, so the session is short.
             consumer = Consumer({"bootstrap.servers": bs, "group.id": "eos-group",
                                  "isolation.level": "read_committed", "enable.auto.commit": False,
-                                 "auto.offset.reset": "earliest", "broker.address.family": "v4"})
+                                 "auto.offset.reset": "earliest", "broker.address.family": "v4",
+                                 "session.timeout.ms": 6000, "heartbeat.interval.ms": 1000})
             consumer.subscribe([src])
             killed = False
             idle_polls = 0
