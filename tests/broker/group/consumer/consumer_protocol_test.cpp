@@ -21,16 +21,16 @@ struct ConsumerProtocolTest : GroupCoordinatorTest {
 
     HeartbeatResult beat(HeartbeatParams p) {
         TopicView view{[this](const std::string& name) {
-                                     auto it = topics.find(name);
-                                     return it == topics.end() ? std::nullopt
-                                                               : std::optional<int32_t>(it->second);
-                                 },
-                                 [this] {
-                                     std::vector<std::string> names;
-                                     for (const auto& [name, n] : topics)
-                                         names.push_back(name);
-                                     return names;
-                                 }};
+                           auto it = topics.find(name);
+                           return it == topics.end() ? std::nullopt
+                                                     : std::optional<int32_t>(it->second);
+                       },
+                       [this] {
+                           std::vector<std::string> names;
+                           for (const auto& [name, n] : topics)
+                               names.push_back(name);
+                           return names;
+                       }};
         return coordinator->consumer_heartbeat(p, view);
     }
     // A full first heartbeat (epoch 0) of member `id`, v1 (client-generated member id).
