@@ -1,5 +1,7 @@
 // ConsumerGroupHeartbeat (KIP-848): the wire's topic ids to the group's topic names and back;
 // the protocol itself is broker/group/consumer/consumer_protocol.h.
+#include <spdlog/spdlog.h>
+
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_wait.h"
@@ -69,6 +71,11 @@ asio::awaitable<protocol::ConsumerGroupHeartbeatResponse> handle_consumer_group_
     auto r = ctx.broker.groups().consumer_heartbeat(p, view);
 
     protocol::ConsumerGroupHeartbeatResponse resp;
+    if (r.error == ErrorCode::invalid_request)
+        // A client bug or a version difference: the client treats it as fatal, so say why here.
+        spdlog::warn("ConsumerGroupHeartbeat v{} of group {} from {} ({}) refused: {}",
+                     ctx.header.api_version, req.group_id, p.client_id, p.client_host,
+                     r.error_message.value_or("invalid request"));
     resp.error_code = r.error;
     resp.error_message = std::move(r.error_message);
     if (r.error != ErrorCode::none)

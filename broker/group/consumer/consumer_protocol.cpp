@@ -57,9 +57,9 @@ std::optional<HeartbeatResult> ConsumerProtocol::invalid(const HeartbeatParams& 
                            "SubscribedTopicNames or SubscribedTopicRegex must be set in first "
                            "request.");
     }
-    if (p.subscribed_topic_regex && p.subscribed_topic_regex->empty())
-        return failure(ErrorCode::invalid_request, "SubscribedTopicRegex must not be empty.");
-    if (p.subscribed_topic_regex) {
+    // An empty pattern is no pattern: librdkafka 2.15 sends "" with a subscription by names
+    // (to clear a regular expression it had), as Kafka accepts.
+    if (p.subscribed_topic_regex && !p.subscribed_topic_regex->empty()) {
         std::string error;
         if (!TopicRegex::compile(*p.subscribed_topic_regex, &error))
             return failure(ErrorCode::invalid_regular_expression,
@@ -263,7 +263,11 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
         return leave(*g, p);
 
     const int64_t now = now_();
-    if (auto bad = refresh_regexes(*g, p.subscribed_topic_regex, topics, now))
+    // The pattern the member asks for: nullopt unchanged, "" none.
+    const std::optional<std::string>& asked = p.subscribed_topic_regex;
+    const std::optional<std::string> pattern =
+        asked && !asked->empty() ? asked : std::optional<std::string>();
+    if (auto bad = refresh_regexes(*g, pattern, topics, now))
         return *bad;
     Found found = find_member(*g, p);
     if (found.error)
@@ -276,8 +280,8 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
         changed = changed || names != m.subscribed_topic_names;
         m.subscribed_topic_names = std::move(names);
     }
-    if (p.subscribed_topic_regex && p.subscribed_topic_regex != m.subscribed_topic_regex) {
-        m.subscribed_topic_regex = p.subscribed_topic_regex;
+    if (asked && pattern != m.subscribed_topic_regex) {
+        m.subscribed_topic_regex = pattern;
         changed = true;
     }
     if (p.server_assignor && p.server_assignor != m.server_assignor) {

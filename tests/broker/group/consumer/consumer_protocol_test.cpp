@@ -363,9 +363,31 @@ TEST_F(ConsumerProtocolTest, AnInvalidRegexIsRefused) {
     EXPECT_EQ(r.error, ErrorCode::invalid_regular_expression);
     ASSERT_TRUE(r.error_message);
     EXPECT_NE(r.error_message->find("orders-("), std::string::npos);
-    p.subscribed_topic_regex = "";
-    EXPECT_EQ(beat(p).error, ErrorCode::invalid_request);
     EXPECT_EQ(coordinator->consumer_describe("g").error, ErrorCode::group_id_not_found);
+}
+
+// librdkafka 2.15 sends an empty pattern beside its topic names: no pattern, as in Kafka (its
+// own test suite's consumer groups all failed with INVALID_REQUEST before).
+TEST_F(ConsumerProtocolTest, AnEmptyRegexMeansNoRegex) {
+    auto p = joining("a");
+    p.subscribed_topic_regex = "";
+    auto a = beat(p);
+    ASSERT_EQ(a.error, ErrorCode::none) << a.error_message.value_or("");
+    EXPECT_EQ(*a.assignment, (Assignment{{"t", {0, 1, 2, 3, 4, 5}}}));
+    EXPECT_FALSE(coordinator->consumer_describe("g").members[0].member.subscribed_topic_regex);
+    // A member subscribed by a pattern that sends "" with names drops the pattern.
+    topics["u"] = 1;
+    auto q = joining("b", {});
+    q.subscribed_topic_names.reset();
+    q.subscribed_topic_regex = "u";
+    auto b = beat(q);
+    ASSERT_EQ(b.error, ErrorCode::none);
+    auto switched = steady("b", b.member_epoch, b.assignment);
+    switched.subscribed_topic_names = std::vector<std::string>{"t"};
+    switched.subscribed_topic_regex = "";
+    ASSERT_EQ(beat(switched).error, ErrorCode::none);
+    for (const auto& m : coordinator->consumer_describe("g").members)
+        EXPECT_FALSE(m.member.subscribed_topic_regex) << m.member.member_id;
 }
 
 TEST(ReconciliationTest, IsSubset) {
