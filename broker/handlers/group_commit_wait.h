@@ -18,7 +18,8 @@ struct PendingSync {
 };
 
 // Asks the group committer to sync each log and returns when every append is durable: one entry
-// per `pending`, empty when it is on disk, else the error that kept it from the disk.
+// per `pending`, empty when it is on disk, else the error that kept it from the disk. A single
+// append is synced on the calling thread instead when no sync of its log is running.
 asio::awaitable<std::vector<std::optional<storage::StorageError>>> wait_until_durable(
     storage::GroupCommitter& committer, std::span<const PendingSync> pending);
 
