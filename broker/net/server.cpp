@@ -188,7 +188,7 @@ void Server::start_metrics_endpoint() {
     auto listener = config::parse_http_listener(config_.metrics_listener);
     if (!listener || !*listener)
         return;  // turned off (the value was checked when the configuration was loaded)
-    metrics::HttpRoutes routes;
+    metrics::EndpointRoutes routes;
     routes.metrics = [this] {
         metrics::ScrapeSources sources;
         sources.broker = scrape_broker_.load();
@@ -200,7 +200,7 @@ void Server::start_metrics_endpoint() {
     };
     routes.ready = [this] { return ready_.load(); };
     try {
-        http_ = std::make_unique<metrics::HttpServer>(**listener, std::move(routes));
+        http_ = metrics::start_endpoint(**listener, std::move(routes));
     } catch (const std::exception& e) {
         // The default address is a convenience: a second broker on the same machine (tests, a
         // laptop) runs without it. An address the operator chose must work.

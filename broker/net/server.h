@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "broker/broker.h"
-#include "broker/metrics/http_server.h"
+#include "broker/metrics/endpoint.h"
 #include "broker/net/connection_tracker.h"
 #include "broker/net/io_threads.h"
 #include "broker/net/request_budget.h"
@@ -42,7 +42,7 @@ class Server {
     asio::awaitable<void> shutdown_gracefully();
     void maintenance_loop();
     void stop_maintenance();
-    // metrics.listener: starts the HTTP endpoint (metrics/http_server.h), unless turned off.
+    // metrics.listener: starts the HTTP endpoint (metrics/endpoint.h), unless turned off.
     void start_metrics_endpoint();
 
     // Declaration order is destruction order in reverse: the io_contexts go before the state
@@ -73,7 +73,7 @@ class Server {
     std::atomic<double> recovery_seconds_{-1};
     std::atomic<uint64_t> retention_deleted_segments_{0};
     // Last: destroyed first, before anything a scrape reads.
-    std::unique_ptr<metrics::HttpServer> http_;
+    std::unique_ptr<http::HttpServer> http_;
 };
 
 }  // namespace skiff::broker

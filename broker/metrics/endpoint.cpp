@@ -1,0 +1,53 @@
+#include "broker/metrics/endpoint.h"
+
+namespace skiff::broker::metrics {
+namespace {
+
+http::HttpResponse plain(int status, std::string body) {
+    http::HttpResponse r;
+    r.status = status;
+    r.body = std::move(body);
+    return r;
+}
+
+}  // namespace
+
+http::HttpResponse answer_endpoint(const http::HttpRequest& request, const EndpointRoutes& routes) {
+    if (request.method != "GET" && request.method != "HEAD") {
+        auto r = plain(405, "only GET and HEAD\n");
+        r.headers.emplace_back("Allow", "GET, HEAD");
+        return r;
+    }
+    if (request.path == "/metrics") {
+        http::HttpResponse r;
+        r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+        r.body = routes.metrics ? routes.metrics() : std::string();
+        return r;
+    }
+    if (request.path == "/health/live")
+        return plain(200, "live\n");
+    if (request.path == "/health/ready") {
+        if (routes.ready && routes.ready())
+            return plain(200, "ready\n");
+        return plain(503,
+                     "not ready: the logs are being recovered or the listeners are not "
+                     "accepting yet\n");
+    }
+    return plain(404, "not found; try /metrics, /health/live or /health/ready\n");
+}
+
+std::unique_ptr<http::HttpServer> start_endpoint(const config::Listener& listener,
+                                                 EndpointRoutes routes) {
+    http::HttpServerOptions options;
+    options.setting = "metrics.listener";
+    options.threads = 1;  // a scrape every few seconds and probes: one thread is plenty
+    options.max_connections = 32;
+    options.limits.max_head_bytes = 8192;
+    options.limits.max_body_bytes = 0;  // GET and HEAD only: nothing to read
+    return std::make_unique<http::HttpServer>(
+        listener, std::move(options), [routes = std::move(routes)](const http::HttpRequest& r) {
+            return answer_endpoint(r, routes);
+        });
+}
+
+}  // namespace skiff::broker::metrics
