@@ -1,4 +1,5 @@
 #include "broker/group/offset_store.h"
+#include "broker/topics/internal_log.h"
 
 #include <unistd.h>
 
@@ -18,7 +19,6 @@ namespace skiff::broker::group {
 namespace {
 
 constexpr size_t kRecordsPerBatch = 500;
-constexpr int64_t kReadChunkBytes = 1 << 20;
 constexpr int16_t kTransactionalAttribute = 0x10;
 constexpr int64_t kMarkerBatchBytes = 78;
 
@@ -43,111 +43,73 @@ Expected<std::unique_ptr<OffsetStore>, std::string> OffsetStore::open(storage::P
 
 Expected<void, std::string> OffsetStore::replay() {
     std::lock_guard lock(mutex_);
-    int64_t offset = log_.log_start_offset();
-    const int64_t end = log_.high_watermark();
-    std::vector<std::byte> buffer;
-    while (offset < end) {
-        auto read = log_.read(offset, kReadChunkBytes, true);
-        if (!read)
-            return unexpected("reading " + std::string(kOffsetsTopic) + " at offset " +
-                              std::to_string(offset) + ": " + read.error().message);
-        if (read->total_bytes == 0)
-            break;
-        buffer.resize(static_cast<size_t>(read->total_bytes));
-        size_t filled = 0;
-        for (const auto& slice : read->slices) {
-            int64_t done = 0;
-            while (done < slice.length) {
-                ssize_t n =
-                    ::pread(slice.fd, buffer.data() + filled + done,
-                            static_cast<size_t>(slice.length - done), slice.position + done);
-                if (n <= 0)
-                    return unexpected("reading " + std::string(kOffsetsTopic) + ": " +
-                                      (n < 0 ? std::strerror(errno) : "unexpected end of file"));
-                done += n;
+    const auto visit =
+        [&](const protocol::BatchHeader& header,
+            const std::vector<protocol::Record>& records) -> Expected<void, std::string> {
+        if (header.is_control()) {
+            // A transaction marker (facts: key int16 version, int16 type; 0 ABORT, 1 COMMIT).
+            if (header.is_transactional() && !records.empty() && records[0].key &&
+                records[0].key->size() >= 4) {
+                const auto& k = *records[0].key;
+                const auto type = static_cast<int16_t>((std::to_integer<int>(k[2]) << 8) |
+                                                       std::to_integer<int>(k[3]));
+                if (type == 0 || type == 1)
+                    settle_locked(header.producer_id, type == 1);
             }
-            filled += static_cast<size_t>(slice.length);
+            return {};
         }
-        std::span<const std::byte> rest(buffer.data(), filled);
-        while (!rest.empty()) {
-            auto header = protocol::check_batch(rest);
-            if (!header)
-                return unexpected("corrupt batch in " + std::string(kOffsetsTopic) + ": " +
-                                  header.error().message);
-            auto batch = rest.first(static_cast<size_t>(header->size_bytes()));
-            auto records = protocol::read_records(batch);
-            if (!records)
-                return unexpected("corrupt record in " + std::string(kOffsetsTopic) + ": " +
-                                  records.error().message);
-            if (header->is_control()) {
-                // A transaction marker (facts: key int16 version, int16 type; 0 ABORT, 1 COMMIT).
-                if (header->is_transactional() && !records->empty() && (*records)[0].key &&
-                    (*records)[0].key->size() >= 4) {
-                    const auto& k = *(*records)[0].key;
-                    const auto type = static_cast<int16_t>((std::to_integer<int>(k[2]) << 8) |
-                                                           std::to_integer<int>(k[3]));
-                    if (type == 0 || type == 1)
-                        settle_locked(header->producer_id, type == 1);
+        const bool transactional = header.is_transactional() && header.producer_id >= 0;
+        for (const auto& r : records) {
+            if (!r.key)
+                continue;
+            auto version = offset_record_version(*r.key);
+            if (version && *version > OffsetCommitKey::kVersion) {
+                // A group's state: kept by key for the coordinator (transactional batches
+                // carry only offsets).
+                auto group = record_group_id(*r.key);
+                if (!group || transactional) {
+                    ++unreadable_group_records_;
+                    continue;
                 }
-                offset = header->last_offset() + 1;
-                rest = rest.subspan(batch.size());
+                std::string key(reinterpret_cast<const char*>(r.key->data()), r.key->size());
+                if (r.value) {
+                    group_records_[*group][std::move(key)] = std::string(
+                        reinterpret_cast<const char*>(r.value->data()), r.value->size());
+                } else if (auto g = group_records_.find(*group); g != group_records_.end()) {
+                    g->second.erase(key);
+                    if (g->second.empty())
+                        group_records_.erase(g);
+                }
                 continue;
             }
-            const bool transactional = header->is_transactional() && header->producer_id >= 0;
-            for (const auto& r : *records) {
-                if (!r.key)
-                    continue;
-                auto version = offset_record_version(*r.key);
-                if (version && *version > OffsetCommitKey::kVersion) {
-                    // A group's state: kept by key for the coordinator (transactional batches
-                    // carry only offsets).
-                    auto group = record_group_id(*r.key);
-                    if (!group || transactional) {
-                        ++unreadable_group_records_;
-                        continue;
-                    }
-                    std::string key(reinterpret_cast<const char*>(r.key->data()), r.key->size());
-                    if (r.value) {
-                        group_records_[*group][std::move(key)] = std::string(
-                            reinterpret_cast<const char*>(r.value->data()), r.value->size());
-                    } else if (auto g = group_records_.find(*group); g != group_records_.end()) {
-                        g->second.erase(key);
-                        if (g->second.empty())
-                            group_records_.erase(g);
-                    }
-                    continue;
-                }
-                if (version && *version < 0)
-                    continue;  // not a format Kafka defines
-                auto key = decode_offset_key(*r.key);
-                if (!key)
-                    return unexpected("malformed offset key in " + std::string(kOffsetsTopic) +
-                                      ": " + key.error().message);
-                Entry e;
-                e.group = std::move(key->group);
-                e.tp = {std::move(key->topic), key->partition};
-                if (r.value) {
-                    auto value = decode_offset_value(*r.value);
-                    if (!value)
-                        return unexpected("malformed offset value in " +
-                                          std::string(kOffsetsTopic) + ": " +
-                                          value.error().message);
-                    e.value = CommittedOffset{value->offset, value->leader_epoch,
-                                              std::move(value->metadata), value->commit_timestamp,
-                                              header->base_offset + r.offset_delta};
-                }
-                if (transactional) {
-                    if (e.value)  // skiff never writes transactional tombstones
-                        add_pending_locked(header->producer_id, header->producer_epoch, e);
-                } else {
-                    apply_locked(e);
-                }
+            if (version && *version < 0)
+                continue;  // not a format Kafka defines
+            auto key = decode_offset_key(*r.key);
+            if (!key)
+                return unexpected("malformed offset key in " + std::string(kOffsetsTopic) + ": " +
+                                  key.error().message);
+            Entry e;
+            e.group = std::move(key->group);
+            e.tp = {std::move(key->topic), key->partition};
+            if (r.value) {
+                auto value = decode_offset_value(*r.value);
+                if (!value)
+                    return unexpected("malformed offset value in " + std::string(kOffsetsTopic) +
+                                      ": " + value.error().message);
+                e.value =
+                    CommittedOffset{value->offset, value->leader_epoch, std::move(value->metadata),
+                                    value->commit_timestamp, header.base_offset + r.offset_delta};
             }
-            offset = header->last_offset() + 1;
-            rest = rest.subspan(batch.size());
+            if (transactional) {
+                if (e.value)  // skiff never writes transactional tombstones
+                    add_pending_locked(header.producer_id, header.producer_epoch, e);
+            } else {
+                apply_locked(e);
+            }
         }
-    }
-    return {};
+        return {};
+    };
+    return replay_internal_log(log_, kOffsetsTopic, visit);
 }
 
 void OffsetStore::apply_locked(const Entry& e) {

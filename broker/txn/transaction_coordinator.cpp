@@ -1,4 +1,5 @@
 #include "broker/txn/transaction_coordinator.h"
+#include "broker/topics/internal_log.h"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -19,7 +20,6 @@ namespace {
 using protocol::ErrorCode;
 
 constexpr size_t kRecordsPerBatch = 500;
-constexpr int64_t kReadChunkBytes = 1 << 20;
 constexpr int16_t kMaxEpoch = 32767;
 
 TxnLogValue to_value(const TxnMetadata& m) {
@@ -118,81 +118,48 @@ int64_t TransactionCoordinator::now_ms() const {
 Expected<void, std::string> TransactionCoordinator::replay() {
     std::lock_guard lock(mutex_);
     const std::string topic = kTransactionStateTopic;
-    int64_t offset = log_.log_start_offset();
-    const int64_t end = log_.high_watermark();
-    std::vector<std::byte> buffer;
-    while (offset < end) {
-        auto read = log_.read(offset, kReadChunkBytes, true);
-        if (!read)
-            return unexpected("reading " + topic + " at offset " + std::to_string(offset) + ": " +
-                              read.error().message);
-        if (read->total_bytes == 0)
-            break;
-        buffer.resize(static_cast<size_t>(read->total_bytes));
-        size_t filled = 0;
-        for (const auto& slice : read->slices) {
-            int64_t done = 0;
-            while (done < slice.length) {
-                ssize_t n =
-                    ::pread(slice.fd, buffer.data() + filled + done,
-                            static_cast<size_t>(slice.length - done), slice.position + done);
-                if (n <= 0)
-                    return unexpected("reading " + topic + ": " +
-                                      (n < 0 ? std::strerror(errno) : "unexpected end of file"));
-                done += n;
+    const auto visit =
+        [&](const protocol::BatchHeader&,
+            const std::vector<protocol::Record>& records) -> Expected<void, std::string> {
+        for (const auto& r : records) {
+            if (!r.key)
+                continue;
+            auto type = txn_key_type(*r.key);
+            if (!type || *type != 0)
+                continue;  // not a transaction record (Kafka skips these too)
+            auto id = decode_txn_key(*r.key);
+            if (!id)
+                return unexpected("malformed key in " + topic + ": " + id.error().message);
+            if (!r.value) {
+                entries_.erase(*id);
+                continue;
             }
-            filled += static_cast<size_t>(slice.length);
+            auto value = decode_txn_value(*r.value);
+            if (!value)
+                return unexpected("malformed value in " + topic + ": " + value.error().message);
+            auto state = state_from_id(value->transaction_status);
+            if (!state)
+                return unexpected("unknown transaction state " +
+                                  std::to_string(value->transaction_status) + " in " + topic);
+            TxnMetadata m;
+            m.producer_id = value->producer_id;
+            m.producer_epoch = value->producer_epoch;
+            m.timeout_ms = value->transaction_timeout_ms;
+            m.state = *state;
+            if (value->transaction_partitions)
+                for (const auto& t : *value->transaction_partitions)
+                    for (int32_t p : t.partition_ids)
+                        m.partitions.insert({t.topic, p});
+            m.last_update_timestamp_ms = value->transaction_last_update_timestamp_ms;
+            m.start_timestamp_ms = value->transaction_start_timestamp_ms;
+            if (m.state == TxnState::dead)
+                entries_.erase(*id);
+            else
+                entries_[*id] = Entry{std::move(m), false};
         }
-        std::span<const std::byte> rest(buffer.data(), filled);
-        while (!rest.empty()) {
-            auto header = protocol::check_batch(rest);
-            if (!header)
-                return unexpected("corrupt batch in " + topic + ": " + header.error().message);
-            auto batch = rest.first(static_cast<size_t>(header->size_bytes()));
-            auto records = protocol::read_records(batch);
-            if (!records)
-                return unexpected("corrupt record in " + topic + ": " + records.error().message);
-            for (const auto& r : *records) {
-                if (!r.key)
-                    continue;
-                auto type = txn_key_type(*r.key);
-                if (!type || *type != 0)
-                    continue;  // not a transaction record (Kafka skips these too)
-                auto id = decode_txn_key(*r.key);
-                if (!id)
-                    return unexpected("malformed key in " + topic + ": " + id.error().message);
-                if (!r.value) {
-                    entries_.erase(*id);
-                    continue;
-                }
-                auto value = decode_txn_value(*r.value);
-                if (!value)
-                    return unexpected("malformed value in " + topic + ": " + value.error().message);
-                auto state = state_from_id(value->transaction_status);
-                if (!state)
-                    return unexpected("unknown transaction state " +
-                                      std::to_string(value->transaction_status) + " in " + topic);
-                TxnMetadata m;
-                m.producer_id = value->producer_id;
-                m.producer_epoch = value->producer_epoch;
-                m.timeout_ms = value->transaction_timeout_ms;
-                m.state = *state;
-                if (value->transaction_partitions)
-                    for (const auto& t : *value->transaction_partitions)
-                        for (int32_t p : t.partition_ids)
-                            m.partitions.insert({t.topic, p});
-                m.last_update_timestamp_ms = value->transaction_last_update_timestamp_ms;
-                m.start_timestamp_ms = value->transaction_start_timestamp_ms;
-                if (m.state == TxnState::dead)
-                    entries_.erase(*id);
-                else
-                    entries_[*id] = Entry{std::move(m), false};
-            }
-            offset = header->last_offset() + 1;
-            rest = rest.subspan(batch.size());
-        }
-    }
-    return {};
+        return {};
+    };
+    return replay_internal_log(log_, topic, visit);
 }
 
 Expected<void, std::string> TransactionCoordinator::append_records_locked(
