@@ -2,6 +2,7 @@
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
 
 #include <array>
 
@@ -33,6 +34,9 @@ std::optional<ProtoSource> read_text(std::string_view text, std::string& error) 
     gp::io::ArrayInputStream input(text.data(), static_cast<int>(text.size()));
     TextErrors errors;
     gp::io::Tokenizer tokenizer(&input, &errors);
+    // The parser logs a warning for every schema without a `syntax` line (proto2 is the
+    // default, as in Confluent's registry); a broker's log is no place for that.
+    gp::LogSilencer quiet;
     gp::compiler::Parser parser;
     parser.RecordErrorsTo(&errors);
     parser.RecordSourceLocationsTo(source.locations.get());
