@@ -22,16 +22,6 @@ struct ScopeTypes {
     std::map<std::string, const gp::EnumDescriptor*> enums;
 };
 
-bool is_group_type(const gp::Descriptor& type) {
-    const auto* parent = type.containing_type();
-    for (int i = 0; parent && i < parent->field_count(); ++i) {
-        const auto* field = parent->field(i);
-        if (field->type() == gp::FieldDescriptor::TYPE_GROUP && field->message_type() == &type)
-            return true;
-    }
-    return false;
-}
-
 template <typename Scope>
 ScopeTypes scope_types(const Scope& scope, int message_count, int enum_count,
                        const gp::Descriptor* (Scope::*message)(int) const,

@@ -1,8 +1,7 @@
 #include "broker/schema_registry/formats/protobuf_printer.h"
 
 #include "broker/schema_registry/formats/protobuf_option_printer.h"
-
-#include <google/protobuf/stubs/strutil.h>
+#include "broker/schema_registry/formats/protobuf_schema.h"
 
 #include <algorithm>
 #include <map>
@@ -15,23 +14,6 @@ namespace gp = google::protobuf;
 
 std::string pad(int depth) {
     return std::string(size_t(depth) * 2, ' ');
-}
-
-// The json_name protoc derives from a field's name; only a different one was written explicitly.
-std::string default_json_name(const std::string& name) {
-    std::string json;
-    bool capitalize_next = false;
-    for (char c : name) {
-        if (c == '_') {
-            capitalize_next = true;
-        } else if (capitalize_next) {
-            json += char(std::toupper(static_cast<unsigned char>(c)));
-            capitalize_next = false;
-        } else {
-            json += c;
-        }
-    }
-    return json;
 }
 
 // "a, b to c" parts of reserved and extensions statements; `last` is inclusive.
@@ -62,8 +44,11 @@ class SchemaPrinter {
         out += section(imports());
         out += section(options(file_.options(), 0));
         std::string types;
-        for (int i = 0; i < file_.message_type_count(); ++i)
-            types += message(*file_.message_type(i), written.message_type(i), 0);
+        for (int i = 0; i < file_.message_type_count(); ++i) {
+            // A group of a file-level extend is printed inside its extend block.
+            if (!is_group_type(*file_.message_type(i)))
+                types += message(*file_.message_type(i), written.message_type(i), 0);
+        }
         for (int i = 0; i < file_.enum_type_count(); ++i)
             types += enumeration(*file_.enum_type(i), 0);
         out += section(types);
@@ -170,35 +155,6 @@ class SchemaPrinter {
         return "";
     }
 
-    // The bracketed options after a field: default and json_name are fields of the descriptor,
-    // not options, but are written as options.
-    std::string field_options(const gp::FieldDescriptor& field,
-                              const gp::FieldDescriptorProto& written) const {
-        std::vector<std::string> assignments = option_assignments(field.options(), pool_);
-        if (written.has_default_value()) {
-            std::string value = written.default_value();
-            // A string default is stored unescaped, a bytes default already C-escaped.
-            if (field.type() == gp::FieldDescriptor::TYPE_STRING)
-                value = "\"" + gp::CEscape(value) + "\"";
-            else if (field.type() == gp::FieldDescriptor::TYPE_BYTES)
-                value = "\"" + value + "\"";
-            assignments.push_back("default = " + value);
-        }
-        if (field.has_json_name() && field.json_name() != default_json_name(field.name()))
-            assignments.push_back("json_name = \"" + gp::CEscape(field.json_name()) + "\"");
-        std::stable_sort(assignments.begin(), assignments.end(), [](const auto& a, const auto& b) {
-            return a.substr(0, a.find(' ')) < b.substr(0, b.find(' '));
-        });
-        if (assignments.empty())
-            return "";
-        if (assignments.size() == 1)
-            return " [" + assignments.front() + "]";
-        std::string out = " [";
-        for (size_t i = 0; i < assignments.size(); ++i)
-            out += (i ? ", " : "") + assignments[i];
-        return out + "]";
-    }
-
     // A message field of the schema's own nested types, by name: the written proto of a map
     // entry or a group is found beside the field's.
     static const gp::DescriptorProto* written_nested(const gp::DescriptorProto* written_parent,
@@ -218,13 +174,15 @@ class SchemaPrinter {
             const auto* written_group = written_nested(written_parent, group.name());
             return message_body(group, written_group ? *written_group : gp::DescriptorProto(),
                                 label(field) + "group " + group.name() + " = " +
-                                    std::to_string(field.number()) + field_options(field, written),
+                                    std::to_string(field.number()) +
+                                    field_option_list(field, written, pool_),
                                 depth);
         }
         const auto* entry =
             field.is_map() ? written_nested(written_parent, field.message_type()->name()) : nullptr;
         return pad(depth) + label(field) + field_type(field, written, entry) + " " + field.name() +
-               " = " + std::to_string(field.number()) + field_options(field, written) + ";\n";
+               " = " + std::to_string(field.number()) + field_option_list(field, written, pool_) +
+               ";\n";
     }
 
     template <typename Container>
@@ -259,9 +217,19 @@ class SchemaPrinter {
         return message_body(message, written, "message " + message.name(), depth);
     }
 
-    std::string message_body(const gp::Descriptor& message, const gp::DescriptorProto& written,
+    std::string message_body(const gp::Descriptor& message, const gp::DescriptorProto& as_read,
                              const std::string& header, int depth) const {
         const int inner = depth + 1;
+        // The proto as read lines up with the descriptor element for element. Where it cannot be
+        // found (a group declared in an extend block), the resolved proto stands in: its type
+        // names are fully qualified, which is still valid text.
+        gp::DescriptorProto resolved;
+        const bool lines_up = as_read.field_size() == message.field_count() &&
+                              as_read.nested_type_size() == message.nested_type_count() &&
+                              as_read.extension_size() == message.extension_count();
+        if (!lines_up)
+            message.CopyTo(&resolved);
+        const gp::DescriptorProto& written = lines_up ? as_read : resolved;
         std::vector<Range> numbers;
         for (int i = 0; i < message.reserved_range_count(); ++i) {
             const auto* range = message.reserved_range(i);
@@ -302,10 +270,7 @@ class SchemaPrinter {
             const auto* range = message.extension_range(i);
             std::string text =
                 number_range(range->start, range->end - 1, gp::FieldDescriptor::kMaxNumber);
-            const auto assignments = option_assignments(*range->options_, pool_);
-            for (size_t a = 0; a < assignments.size(); ++a)
-                text +=
-                    (a ? ", " : " [") + assignments[a] + (a + 1 == assignments.size() ? "]" : "");
+            text += bracketed(option_assignments(*range->options_, pool_));
             extension_ranges.push_back({range->start, text});
         }
         if (normalize_)
@@ -337,16 +302,6 @@ class SchemaPrinter {
         for (int i = 0; i < oneof.field_count(); ++i)
             lowest = std::min(lowest, oneof.field(i)->number());
         return lowest;
-    }
-
-    static bool is_group_type(const gp::Descriptor& type) {
-        const auto* parent = type.containing_type();
-        for (int i = 0; parent && i < parent->field_count(); ++i) {
-            const auto* field = parent->field(i);
-            if (field->type() == gp::FieldDescriptor::TYPE_GROUP && field->message_type() == &type)
-                return true;
-        }
-        return false;
     }
 
     // `extend` blocks of a file or message, one per extended type in order of first use.
@@ -386,14 +341,8 @@ class SchemaPrinter {
         std::string body = options(type.options(), inner);
         for (int i : indexes_by_number(by_number, type.value_count())) {
             const auto& value = *type.value(i);
-            const auto assignments = option_assignments(value.options(), pool_);
-            std::string value_options;
-            for (size_t a = 0; a < assignments.size(); ++a)
-                value_options += (a ? ", " : " [") + assignments[a];
-            if (!assignments.empty())
-                value_options += "]";
             body += pad(inner) + value.name() + " = " + std::to_string(value.number()) +
-                    value_options + ";\n";
+                    bracketed(option_assignments(value.options(), pool_)) + ";\n";
         }
         return block("enum " + type.name(), {reserved(numbers, names, inner), body}, depth);
     }

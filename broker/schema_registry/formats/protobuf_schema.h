@@ -32,4 +32,8 @@ class ProtobufSchema final : public ParsedSchema {
     std::string canonical_;
 };
 
+// Whether `type` is the message type protoc makes of a proto2 group (a field, or an extension,
+// written `group Name = 3 { ... }`): printed and compared with its field, never as a message.
+bool is_group_type(const google::protobuf::Descriptor& type);
+
 }  // namespace skiff::schema_registry::protobuf

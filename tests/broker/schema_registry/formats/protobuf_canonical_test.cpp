@@ -68,7 +68,8 @@ TEST(ProtobufCanonical, ItIsAFixedPointOfParsing) {
              optional group G = 4 { optional int32 x = 1; }
              extensions 100 to 199, 300;
            }
-           extend M { optional int32 ext = 100; })",
+           extend M { optional int32 ext = 100;
+                      optional group Extra = 101 { optional int32 y = 1; } })",
     };
     for (const char* schema : schemas) {
         for (bool normalize : {false, true}) {
