@@ -16,8 +16,8 @@ namespace skiff::schema_registry::protobuf {
 
 class DiffContext {
   public:
-    DiffContext(const ProtobufSchema& original, const ProtobufSchema& update)
-        : original(original), update(update) {}
+    DiffContext(const ProtobufSchema& writer, const ProtobufSchema& reader)
+        : original(writer), update(reader) {}
 
     void add(DifferenceType type, std::string detail = {}) {
         std::string text = "#/";
