@@ -42,6 +42,13 @@ struct BrokerConfig {
     // The operations HTTP endpoint (/metrics, /health/live, /health/ready): HTTP://host:port,
     // empty for none. Apart from the Kafka listeners; loopback only by default, as they are.
     std::string metrics_listener = "HTTP://127.0.0.1:9649";
+    // The schema registry (docs/schema-registry.md): its HTTP(S) listeners, empty for none; how
+    // callers authenticate (NONE or BASIC against the SCRAM users); the largest request body;
+    // the compatibility level of subjects without their own.
+    std::string schema_registry_listeners = "http://127.0.0.1:8081";
+    std::string schema_registry_authentication = "NONE";
+    int32_t schema_registry_max_request_bytes = 4194304;
+    std::string schema_registry_compatibility_level = "BACKWARD";
     int32_t node_id = 1;
     std::string log_dir = "./data";
     int32_t num_partitions = 1;

@@ -157,6 +157,21 @@ Expected<std::optional<Listener>, std::string> parse_http_listener(std::string_v
     return std::optional<Listener>(listeners->front());
 }
 
+Expected<std::vector<Listener>, std::string> parse_web_listeners(std::string_view text) {
+    if (trim(text).empty())
+        return std::vector<Listener>();
+    auto listeners = parse_listeners(text);
+    if (!listeners)
+        return unexpected(std::move(listeners.error()));
+    for (const auto& l : *listeners)
+        if (l.name != "HTTP" && l.name != "HTTPS")
+            return unexpected(
+                "expected http://host:port or https://host:port entries, or nothing "
+                "to turn it off (\"" +
+                l.to_string() + "\" is neither)");
+    return listeners;
+}
+
 std::string listeners_to_string(const std::vector<Listener>& listeners) {
     std::string out;
     for (const auto& listener : listeners) {

@@ -47,6 +47,10 @@ std::string listeners_to_string(const std::vector<Listener>& listeners);
 // are), or nothing for an empty value (the endpoint is off).
 Expected<std::optional<Listener>, std::string> parse_http_listener(std::string_view text);
 
+// schema.registry.listeners: HTTP://host:port and HTTPS://host:port entries (names
+// case-insensitive, Confluent writes them lower-case), comma-separated; empty for none.
+Expected<std::vector<Listener>, std::string> parse_web_listeners(std::string_view text);
+
 // Kafka's security protocols (org.apache.kafka.common.security.auth.SecurityProtocol).
 enum class SecurityProtocol { plaintext, ssl, sasl_plaintext, sasl_ssl };
 

@@ -89,6 +89,28 @@ std::optional<std::string> check_metrics_listener(std::string_view value) {
     return std::nullopt;
 }
 
+std::optional<std::string> check_web_listeners(std::string_view value) {
+    auto parsed = parse_web_listeners(value);
+    if (!parsed)
+        return parsed.error();
+    return std::nullopt;
+}
+
+std::optional<std::string> check_registry_authentication(std::string_view value) {
+    if (value == "NONE" || value == "BASIC")
+        return std::nullopt;
+    return "expected NONE or BASIC";
+}
+
+std::optional<std::string> check_compatibility_level(std::string_view value) {
+    for (std::string_view level : {"NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD",
+                                   "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE"})
+        if (value == level)
+            return std::nullopt;
+    return "expected NONE, BACKWARD, BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, FULL or "
+           "FULL_TRANSITIVE";
+}
+
 std::optional<std::string> check_security_protocol_map(std::string_view value) {
     auto parsed = parse_security_protocol_map(value);
     if (!parsed)
@@ -219,6 +241,28 @@ std::vector<SettingDescriptor> make_table() {
                 "/health/live and /health/ready for orchestrators (docs/metrics.md). Apart from the "
                 "Kafka listeners and, like them, on loopback by default; empty turns it off.",
          .member = &BC::metrics_listener, .check = check_metrics_listener},
+        {.key = "schema.registry.listeners",
+         .default_value = "http://127.0.0.1:8081",
+         .doc = "The schema registry's addresses (Confluent's REST API, docs/schema-registry.md): "
+                "http://host:port and https://host:port entries, comma-separated (https uses the "
+                "ssl.keystore.* settings); empty turns the registry off. A default address that "
+                "is taken gives a warning and no registry; an address set here must bind.",
+         .member = &BC::schema_registry_listeners, .check = check_web_listeners},
+        {.key = "schema.registry.authentication",
+         .default_value = "NONE",
+         .doc = "NONE, or BASIC: every registry request needs HTTP basic authentication checked "
+                "against skiff's SCRAM users (skiff user, AlterUserScramCredentials).",
+         .member = &BC::schema_registry_authentication, .check = check_registry_authentication},
+        {.key = "schema.registry.max.request.bytes",
+         .default_value = "4194304",
+         .doc = "Largest request body the schema registry reads; a bigger one is answered 413 "
+                "and nothing is stored.",
+         .member = &BC::schema_registry_max_request_bytes, .min = 1024},
+        {.key = "schema.registry.compatibility.level",
+         .default_value = "BACKWARD",
+         .doc = "Compatibility level of subjects with none of their own until PUT /config sets "
+                "the registry's (Confluent's schema.compatibility.level).",
+         .member = &BC::schema_registry_compatibility_level, .check = check_compatibility_level},
         {.key = "node.id", .other_spellings = {{"broker.id"}},
          .default_value = "1",
          .doc = "Id of this broker in metadata responses (broker.id is accepted as an alias).",

@@ -55,11 +55,57 @@ std::optional<std::string> check_message_format_version(std::string_view value) 
     return "expected a Kafka version such as 0.10.0, 2.8 or 3.0-IV1";
 }
 
+std::optional<std::string> check_boolean(std::string_view value) {
+    if (value == "true" || value == "false")
+        return std::nullopt;
+    return "expected true or false";
+}
+
+std::optional<std::string> check_subject_name_strategy(std::string_view value) {
+    if (parse_subject_name_strategy(value))
+        return std::nullopt;
+    return "expected TopicNameStrategy, RecordNameStrategy or TopicRecordNameStrategy (or their "
+           "io.confluent.kafka.serializers.subject. class names)";
+}
+
+constexpr std::string_view kValidationDoc =
+    "Confluent Server's broker-side schema validation: every record's key (value) must start "
+    "with the schema registry's wire-format header (magic byte 0, a 4-byte schema id) of a "
+    "schema registered under the subject the strategy names; a batch with any other record "
+    "is refused with INVALID_RECORD and nothing of it is stored.";
+constexpr std::string_view kStrategyDoc =
+    "How the subject of the key (value) is named for schema validation: TopicNameStrategy "
+    "(<topic>-key, <topic>-value), RecordNameStrategy or TopicRecordNameStrategy.";
+
 // Ranges are Kafka's (LogConfig.java).
 const std::vector<KeyRule>& rules() {
     static const std::vector<KeyRule> kRules = {
         {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
         {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
+        {{"confluent.key.schema.validation", "", kValidationDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_boolean},
+        {{"confluent.key.subject.name.strategy", "", kStrategyDoc, "TopicNameStrategy"},
+         0,
+         0,
+         false,
+         false,
+         check_subject_name_strategy},
+        {{"confluent.value.schema.validation", "", kValidationDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_boolean},
+        {{"confluent.value.subject.name.strategy", "", kStrategyDoc, "TopicNameStrategy"},
+         0,
+         0,
+         false,
+         false,
+         check_subject_name_strategy},
         {{"delete.retention.ms", "log.cleaner.delete.retention.ms"}, 0},
         {{"file.delete.delay.ms", "log.segment.delete.delay.ms",
           "Accepted for compatibility: skiff removes a deleted segment's files at once (a fetch "
@@ -211,7 +257,45 @@ std::optional<std::string> conflicting_topic_configs(const storage::LogConfig& e
     return std::nullopt;
 }
 
+std::optional<SubjectNameStrategy> parse_subject_name_strategy(std::string_view value) {
+    constexpr std::string_view kPackage = "io.confluent.kafka.serializers.subject.";
+    if (value.starts_with(kPackage))
+        value.remove_prefix(kPackage.size());
+    if (value == "TopicNameStrategy")
+        return SubjectNameStrategy::topic_name;
+    if (value == "RecordNameStrategy")
+        return SubjectNameStrategy::record_name;
+    if (value == "TopicRecordNameStrategy")
+        return SubjectNameStrategy::topic_record_name;
+    return std::nullopt;
+}
+
+std::optional<SchemaValidation> schema_validation_of(const TopicOverrides& overrides) {
+    if (overrides.empty())
+        return std::nullopt;
+    SchemaValidation v;
+    auto flag = [&](const char* name) {
+        auto it = overrides.find(name);
+        return it != overrides.end() && it->second == "true";
+    };
+    auto strategy = [&](const char* name) {
+        auto it = overrides.find(name);
+        return it == overrides.end() ? SubjectNameStrategy::topic_name
+                                     : parse_subject_name_strategy(it->second)
+                                           .value_or(SubjectNameStrategy::topic_name);
+    };
+    v.key = flag("confluent.key.schema.validation");
+    v.value = flag("confluent.value.schema.validation");
+    if (!v.key && !v.value)
+        return std::nullopt;
+    v.key_strategy = strategy("confluent.key.subject.name.strategy");
+    v.value_strategy = strategy("confluent.value.subject.name.strategy");
+    return v;
+}
+
 BrokerDefault broker_default(const TopicConfigKey& key, const config::BrokerConfig& config) {
+    if (key.broker_name.empty())  // no broker setting: a fixed default
+        return {std::string(key.fixed_default), false};
     auto found = config::find_setting(key.broker_name);
     if (!found)
         return {};

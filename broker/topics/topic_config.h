@@ -32,7 +32,23 @@ struct TopicConfigKey {
     // Set for keys whose description differs from Kafka's (deprecated ones); for DescribeConfigs'
     // documentation field.
     std::string_view documentation{};
+    // The default of a key no broker setting supplies (broker_name empty): Confluent's topic keys.
+    std::string_view fixed_default{};
 };
+
+// Broker-side schema validation (Confluent Server's confluent.{key,value}.schema.validation and
+// confluent.{key,value}.subject.name.strategy topic configs; docs/schema-registry.md).
+enum class SubjectNameStrategy { topic_name, record_name, topic_record_name };
+std::optional<SubjectNameStrategy> parse_subject_name_strategy(std::string_view value);
+struct SchemaValidation {
+    bool key = false;
+    bool value = false;
+    SubjectNameStrategy key_strategy = SubjectNameStrategy::topic_name;
+    SubjectNameStrategy value_strategy = SubjectNameStrategy::topic_name;
+};
+// What a topic with these overrides validates; nullopt when neither key nor value is (at once
+// for a topic without overrides: the produce path asks on every request).
+std::optional<SchemaValidation> schema_validation_of(const TopicOverrides& overrides);
 
 // Every key a topic may set, in Kafka's alphabetical order.
 const std::vector<TopicConfigKey>& topic_config_keys();

@@ -298,6 +298,14 @@ std::optional<std::string> TopicRegistry::compression_type(const std::string& to
     return found->second;  // a short string: no allocation
 }
 
+std::optional<SchemaValidation> TopicRegistry::schema_validation(const std::string& topic) const {
+    std::lock_guard lock(mutex_);
+    auto it = topics_.find(topic);
+    if (it == topics_.end())
+        return std::nullopt;
+    return schema_validation_of(it->second.overrides);
+}
+
 std::optional<std::string> TopicRegistry::invalid_topic_reason(std::string_view topic) {
     if (topic.empty())
         return "topic name is empty";

@@ -97,6 +97,8 @@ class TopicRegistry {
     std::optional<std::string> compression_type(const std::string& topic) const;
     // The topic's cleanup.policy override (delete, compact, compact,delete), if it has one.
     std::optional<std::string> cleanup_policy(const std::string& topic) const;
+    // The topic's broker-side schema validation, when its overrides turn it on.
+    std::optional<SchemaValidation> schema_validation(const std::string& topic) const;
 
     // Kafka's rules: 1 to 249 characters of [a-zA-Z0-9._-], and not "." or "..". A name that
     // passes can never escape the log directory.

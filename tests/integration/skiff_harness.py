@@ -30,6 +30,7 @@ import time
 import unittest
 
 METRICS_RE = re.compile(r"metrics on http://127\.0\.0\.1:(\d+)/metrics")
+REGISTRY_RE = re.compile(r"schema registry on https?://127\.0\.0\.1:(\d+)")
 LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(PLAINTEXT\), advertised as 127\.0\.0\.1:(\d+)")
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 20.0
@@ -134,7 +135,9 @@ class Broker:
                 "--override", "log.dirs=" + self.data_dir,
                 # No metrics endpoint unless a test asks for one (on an ephemeral port: see
                 # metrics_port()), so that brokers started in parallel never race for 9649.
-                "--override", "metrics.listener="]
+                "--override", "metrics.listener=",
+                # Nor a schema registry (see registry_port()): port 8081 is raced for the same way.
+                "--override", "schema.registry.listeners="]
         for k, v in self.overrides.items():
             args += ["--override", "%s=%s" % (k, v)]
         with open(self.log_path, "wb") as log:
@@ -231,6 +234,14 @@ class Broker:
         m = METRICS_RE.search(self.log_text())
         if not m:
             raise BrokerError("%s logged no metrics endpoint:\n%s" % (self.name, self.log_text()))
+        return int(m.group(1))
+
+    def registry_port(self):
+        """The schema registry's port, for a broker started with
+        ``schema.registry.listeners=http://127.0.0.1:0`` (from its log line)."""
+        m = REGISTRY_RE.search(self.log_text())
+        if not m:
+            raise BrokerError("%s logged no schema registry:\n%s" % (self.name, self.log_text()))
         return int(m.group(1))
 
     def log_text(self):
