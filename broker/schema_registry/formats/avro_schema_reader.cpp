@@ -10,6 +10,7 @@
 
 #include "broker/schema_registry/formats/avro_default_values.h"
 #include "broker/schema_registry/formats/avro_java_json.h"
+#include "broker/schema_registry/formats/avro_names.h"
 
 namespace skiff::schema_registry::avro {
 namespace {
@@ -28,25 +29,35 @@ const std::set<std::string> kFieldReserved{"default", "doc", "name", "order", "t
 std::string describe(const Json& json) {
     constexpr size_t kMaxLength = 160;
     std::string text = json.dump();
-    if (text.size() > kMaxLength)
-        text = text.substr(0, kMaxLength) + "...";
+    if (text.size() > kMaxLength) {
+        size_t cut = kMaxLength;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+            --cut;  // not inside a UTF-8 sequence
+        text = text.substr(0, cut) + "...";
+    }
     return text;
 }
 
-// An Avro name: [A-Za-z_][A-Za-z0-9_]*. ASCII only, as libavro and Avro Java's strict
-// validator (the one Confluent uses for new schemas) have it. Empty when valid, else why not.
-std::string name_error(std::string_view name) {
-    if (name.empty())
-        return "Empty name";
-    auto letter = [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-    };
-    if (!letter(name.front()))
-        return "Illegal initial character: " + std::string(name);
-    for (const char c : name)
-        if (!letter(c) && !(c >= '0' && c <= '9'))
-            return "Illegal character in: " + std::string(name);
-    return {};
+// The message goes into the registry's JSON answer, so it must be valid UTF-8; nlohmann's
+// parse errors quote the bytes where the text went wrong, which need not be. Such bytes
+// become '?'.
+std::string valid_utf8(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size();) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        const size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+        bool valid = lead < 0x80 || (lead >= 0xC2 && lead <= 0xF4 && i + length <= text.size());
+        for (size_t k = 1; valid && k < length; ++k)
+            valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+        if (valid) {
+            out.append(text, i, length);
+            i += length;
+        } else {
+            out += '?';
+            ++i;
+        }
+    }
+    return out;
 }
 
 // Text of an optional string attribute; Avro Java treats a non-string value as absent.
@@ -100,8 +111,7 @@ class SchemaReader {
 
     // Java's Names.get: a dotted name is full, an undotted one is in the enclosing namespace.
     Node* lookup(const std::string& name, const std::string& space) const {
-        const bool qualified = name.find('.') != std::string::npos || space.empty();
-        const auto found = named_.find(qualified ? name : space + "." + name);
+        const auto found = named_.find(full_name_in(name, space));
         return found == named_.end() ? nullptr : found->second;
     }
 
@@ -182,15 +192,8 @@ class SchemaReader {
             space = name_space;
         if (auto why = name_error(name); !why.empty())
             return fail(why);
-        if (!space.empty()) {
-            for (size_t start = 0; start <= space.size();) {
-                const auto dot = std::min(space.find('.', start), space.size());
-                if (auto why = name_error(std::string_view(space).substr(start, dot - start));
-                    !why.empty())
-                    return fail(why + " (in namespace " + space + ")");
-                start = dot + 1;
-            }
-        }
+        if (auto why = namespace_error(space); !why.empty())
+            return fail(why);
         Node* node = tree_.add(type == "record" ? Type::record
                                : type == "enum" ? Type::enum_
                                                 : Type::fixed);
@@ -228,12 +231,9 @@ class SchemaReader {
             if (!alias.is_string())
                 return refuse("alias not a string: " + describe(alias));
             const auto& text = alias.get_ref<const std::string&>();
-            auto [alias_space, alias_name] = split_full_name(text);
-            if (auto why = name_error(alias_name); !why.empty())
+            if (auto why = name_error(split_full_name(text).second); !why.empty())
                 return refuse(why);
-            const std::string full = text.find('.') != std::string::npos
-                                         ? (alias_space.empty() ? alias_name : text)
-                                         : (node.space.empty() ? text : node.space + "." + text);
+            const std::string full = full_name_in(text, node.space);
             if (std::find(node.aliases.begin(), node.aliases.end(), full) == node.aliases.end())
                 node.aliases.push_back(full);
         }
@@ -370,14 +370,15 @@ ReadResult read_schema(std::string_view text, const std::vector<ResolvedReferenc
     for (const auto& reference : references) {
         Node* root = reader.read_text(reference.schema, /*from_reference=*/true);
         if (root == nullptr)
-            return {nullptr, "Invalid reference " + reference.name + " (subject " +
-                                 reference.subject + ", version " +
-                                 std::to_string(reference.version) + "): " + reader.error()};
+            return {nullptr,
+                    valid_utf8("Invalid reference " + reference.name + " (subject " +
+                               reference.subject + ", version " +
+                               std::to_string(reference.version) + "): " + reader.error())};
         tree->reference_roots.push_back(root);
     }
     tree->root = reader.read_text(text, /*from_reference=*/false);
     if (tree->root == nullptr)
-        return {nullptr, reader.error()};
+        return {nullptr, valid_utf8(reader.error())};
     return {std::move(tree), {}};
 }
 

@@ -17,7 +17,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace skiff::schema_registry::avro {
@@ -108,13 +107,5 @@ struct SchemaTree {
         return nodes.back().get();
     }
 };
-
-// Splits "a.b.C" into namespace "a.b" and name "C"; a name without a dot has the null namespace.
-inline std::pair<std::string, std::string> split_full_name(std::string_view full_name) {
-    const auto dot = full_name.rfind('.');
-    if (dot == std::string_view::npos)
-        return {"", std::string(full_name)};
-    return {std::string(full_name.substr(0, dot)), std::string(full_name.substr(dot + 1))};
-}
 
 }  // namespace skiff::schema_registry::avro

@@ -3,17 +3,10 @@
 #include <set>
 
 #include "broker/schema_registry/formats/avro_java_json.h"
+#include "broker/schema_registry/formats/avro_names.h"
 
 namespace skiff::schema_registry::avro {
 namespace {
-
-// How Avro Java writes a name where `enclosing` is the namespace in force (Name.getQualified).
-std::string qualified(const std::string& space, const std::string& name,
-                      const std::string& enclosing) {
-    if (!space.empty() && space == enclosing && !is_type_name(name))
-        return name;
-    return space.empty() ? name : space + "." + name;
-}
 
 class SchemaWriter {
   public:
@@ -70,7 +63,7 @@ class SchemaWriter {
 
     void write_named(const Node& node, const std::string& enclosing) {
         if (!written_.insert(node.full_name()).second) {
-            append_json_string(out_, qualified(node.space, node.name, enclosing));
+            append_json_string(out_, written_name(node.space, node.name, enclosing));
             return;
         }
         out_ += R"({"type":)";
@@ -115,7 +108,7 @@ class SchemaWriter {
                     out_ += ',';
                 first = false;
                 const auto [alias_space, alias_name] = split_full_name(alias);
-                append_json_string(out_, qualified(alias_space, alias_name, node.space));
+                append_json_string(out_, written_name(alias_space, alias_name, node.space));
             }
             out_ += ']';
         }

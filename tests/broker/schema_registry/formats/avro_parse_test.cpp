@@ -2,6 +2,8 @@
 // what is not.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -149,6 +151,13 @@ TEST(AvroParse, AbsurdNestingIsRefusedInsteadOfExhaustingTheStack) {
     for (int i = 0; i < 500; ++i)
         text = R"({"type":"array","items":)" + text + "}";
     EXPECT_EQ(error_of(text).rfind("Schema nested deeper than", 0), 0u);
+}
+
+TEST(AvroParse, TheMessageIsValidUtf8EvenForATextThatIsNot) {
+    // The registry puts the message in a JSON answer; nlohmann refuses to write invalid UTF-8.
+    const auto error = error_of("{\"type\":\"record\",\"name\":\"\xff\xfe\"}");
+    EXPECT_EQ(error.rfind("Invalid JSON:", 0), 0u);
+    EXPECT_NO_THROW((void)nlohmann::json(error).dump()) << error;
 }
 
 TEST(AvroParse, WhitespaceAndLayoutDoNotMatter) {
