@@ -59,9 +59,11 @@ TEST(AvroLibavroCheck, TheWrapperNeverClashesWithTheSchemasOwnNames) {
 
 TEST(AvroLibavroCheck, AloneItAcceptsWhatAvroJavaRefuses) {
     // Why skiff's reader runs first: libavro's grammar checks are few.
-    const std::vector<std::string> accepted_by_libavro{
+    const std::string repeated_field =
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"},)"
-        R"({"name":"a","type":"long"}]})",
+        R"({"name":"a","type":"long"}]})";
+    const std::vector<std::string> accepted_by_libavro{
+        repeated_field,
         R"({"type":"record","name":"R","fields":[{"name":"a","type":"int","default":"x"}]})",
         R"({"type":"enum","name":"E","symbols":["A","A"]})",
         R"({"type":"enum","name":"E","symbols":["A"],"default":"Z"})",
@@ -78,6 +80,7 @@ TEST(AvroLibavroCheck, EachCallerGetsItsOwnMessageUnderConcurrency) {
     // libavro keeps its last error in one process-wide buffer; the mutex keeps a parse and the
     // reading of its message together.
     std::vector<std::thread> threads;
+    threads.reserve(4);
     std::vector<int> wrong(4, 0);
     for (int t = 0; t < 4; ++t) {
         threads.emplace_back([t, &wrong] {

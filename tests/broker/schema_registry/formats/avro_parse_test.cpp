@@ -148,8 +148,10 @@ TEST(AvroParse, DefaultsThatDoNotFitTheirTypeAreRefused) {
 
 TEST(AvroParse, AbsurdNestingIsRefusedInsteadOfExhaustingTheStack) {
     std::string text = R"("int")";
-    for (int i = 0; i < 500; ++i)
-        text = R"({"type":"array","items":)" + text + "}";
+    for (int i = 0; i < 500; ++i) {
+        text.insert(0, R"({"type":"array","items":)");
+        text += '}';
+    }
     EXPECT_EQ(error_of(text).rfind("Schema nested deeper than", 0), 0u);
 }
 
