@@ -39,6 +39,12 @@ class MemorySchemaLog final : public SchemaLog {
                                       std::optional<std::string_view> value) override {
         std::lock_guard<std::mutex> lock(mutex_);
         ++attempts_;
+        if (passes_before_failure_ == 0) {
+            passes_before_failure_ = -1;
+            return std::string("the disk is full");
+        }
+        if (passes_before_failure_ > 0)
+            --passes_before_failure_;
         if (fail_always_ || fail_next_ > 0) {
             if (fail_next_ > 0)
                 --fail_next_;
@@ -53,6 +59,11 @@ class MemorySchemaLog final : public SchemaLog {
     void fail_next(int count = 1) {
         std::lock_guard<std::mutex> lock(mutex_);
         fail_next_ = count;
+    }
+    // Lets `passes` appends through, then fails one.
+    void fail_after(int passes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        passes_before_failure_ = passes;
     }
     void fail_always(bool on) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -75,6 +86,7 @@ class MemorySchemaLog final : public SchemaLog {
     mutable std::mutex mutex_;
     std::vector<Record> records_;
     int fail_next_ = 0;
+    int passes_before_failure_ = -1;
     bool fail_always_ = false;
     int attempts_ = 0;
 };
@@ -188,6 +200,36 @@ struct Answer {
     int error_code() const { return json.is_object() ? json.value("error_code", 0) : 0; }
 };
 
+// One call to a registry; `target` may carry a query string ("/subjects?deleted=true"), which
+// is split but not percent-decoded.
+inline Answer call_registry(Registry& registry, std::string method, std::string_view target,
+                            std::string body = "", std::string principal = "User:ANONYMOUS") {
+    RestRequest request;
+    request.method = std::move(method);
+    request.body = std::move(body);
+    request.principal = std::move(principal);
+    const size_t question = target.find('?');
+    request.path = std::string(target.substr(0, question));
+    if (question != std::string_view::npos) {
+        std::string_view query = target.substr(question + 1);
+        while (!query.empty()) {
+            const size_t amp = query.find('&');
+            const std::string_view pair = query.substr(0, amp);
+            const size_t eq = pair.find('=');
+            request.query.emplace(
+                std::string(pair.substr(0, eq)),
+                eq == std::string_view::npos ? std::string() : std::string(pair.substr(eq + 1)));
+            query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+        }
+    }
+    RestResponse response = registry.handle(request);
+    Answer answer{response.status, response.body, nullptr};
+    answer.json = nlohmann::json::parse(response.body, nullptr, false);
+    if (answer.json.is_discarded())
+        answer.json = nullptr;
+    return answer;
+}
+
 // A registry on an in-memory log, and calls to it.
 class RegistryClient {
   public:
@@ -196,34 +238,10 @@ class RegistryClient {
         registry = std::make_unique<Registry>(log, settings_);
     }
 
-    // `target` may carry a query string ("/subjects?deleted=true"), not percent-decoded.
     Answer call(std::string method, std::string_view target, std::string body = "",
                 std::string principal = "User:ANONYMOUS") {
-        RestRequest request;
-        request.method = std::move(method);
-        request.body = std::move(body);
-        request.principal = std::move(principal);
-        const size_t question = target.find('?');
-        request.path = std::string(target.substr(0, question));
-        if (question != std::string_view::npos) {
-            std::string_view query = target.substr(question + 1);
-            while (!query.empty()) {
-                const size_t amp = query.find('&');
-                const std::string_view pair = query.substr(0, amp);
-                const size_t eq = pair.find('=');
-                request.query.emplace(std::string(pair.substr(0, eq)),
-                                      eq == std::string_view::npos
-                                          ? std::string()
-                                          : std::string(pair.substr(eq + 1)));
-                query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-            }
-        }
-        RestResponse response = registry->handle(request);
-        Answer answer{response.status, response.body, nullptr};
-        answer.json = nlohmann::json::parse(response.body, nullptr, false);
-        if (answer.json.is_discarded())
-            answer.json = nullptr;
-        return answer;
+        return call_registry(*registry, std::move(method), target, std::move(body),
+                             std::move(principal));
     }
     Answer get(std::string_view target) { return call("GET", target); }
     Answer post(std::string_view target, const nlohmann::json& body) {
