@@ -82,6 +82,8 @@ std::optional<std::vector<std::string>> split_path(std::string_view path) {
     if (path.empty() || path.front() != '/')
         return std::nullopt;
     path.remove_prefix(1);
+    if (!path.empty() && path.front() == '/')
+        return std::nullopt;  // "//...": an empty first segment
     if (!path.empty() && path.back() == '/')
         path.remove_suffix(1);
     std::vector<std::string> segments;
