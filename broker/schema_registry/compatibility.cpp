@@ -34,7 +34,7 @@ bool equals_upper_case(std::string_view text, std::string_view upper) {
 }
 
 // Confluent prints at most 10 KiB of the old schema in a message.
-constexpr size_t kMaxQuotedSchemaBytes = 10 * 1024;
+constexpr size_t kMaxQuotedSchemaBytes = size_t{10} * 1024;
 
 std::string quoted_old_schema(std::string_view canonical) {
     if (canonical.size() <= kMaxQuotedSchemaBytes)

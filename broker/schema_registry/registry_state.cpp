@@ -190,7 +190,6 @@ void RegistryState::set_compatibility(std::optional<std::string_view> subject,
                it != subject_compatibility_.end()) {
         subject_compatibility_.erase(it);
     }
-    ++generation_;
 }
 
 void RegistryState::set_mode(std::optional<std::string_view> subject,
@@ -202,7 +201,6 @@ void RegistryState::set_mode(std::optional<std::string_view> subject,
     } else if (auto it = subject_modes_.find(*subject); it != subject_modes_.end()) {
         subject_modes_.erase(it);
     }
-    ++generation_;
 }
 
 void RegistryState::index(const SchemaVersion& v) {

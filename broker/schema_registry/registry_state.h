@@ -88,7 +88,8 @@ class RegistryState {
     std::optional<CompatibilityLevel> compatibility(std::optional<std::string_view> subject) const;
     std::optional<RegistryMode> mode(std::optional<std::string_view> subject) const;
 
-    // Bumped by every change, so caches built from the state know when to start over.
+    // Bumped by every change to versions (what references resolve against; levels and modes
+    // do not count), so caches of parsed schemas know when to start over.
     uint64_t generation() const { return generation_; }
 
     // The changes, one per kind of record.

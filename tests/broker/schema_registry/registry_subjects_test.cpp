@@ -168,7 +168,11 @@ TEST(RegistrySubjects, ARepeatedLookupIsNotParsedAgain) {
     for (int i = 0; i < 50; ++i)
         ASSERT_EQ(c.post("/subjects/s", body).status, 200);
     EXPECT_EQ(c.formats.parses(), parses);
-    // A change to the state starts the cache over, so lookups never see stale references.
+    // A level or a mode does not change what a schema resolves to...
+    ASSERT_EQ(c.put("/config", {{"compatibility", "FULL"}}).status, 200);
+    ASSERT_EQ(c.post("/subjects/s", body).status, 200);
+    EXPECT_EQ(c.formats.parses(), parses);
+    // ...a change to versions does, and starts the cache over.
     c.register_schema("t", fields_schema({"z"}));
     ASSERT_EQ(c.post("/subjects/s", body).status, 200);
     EXPECT_EQ(c.formats.parses(), parses + 2);  // t's registration, then the lookup again
