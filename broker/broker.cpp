@@ -1,5 +1,9 @@
 #include "broker/broker.h"
 
+#include "broker/schema_registry/service/registry_acls.h"
+
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -62,6 +66,7 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     }
     open_groups();
     open_transactions();
+    open_schema_registry();
 }
 
 void Broker::open_groups() {
@@ -144,6 +149,47 @@ void Broker::open_transactions() {
     if (!coordinator)
         throw std::runtime_error("cannot load the transaction state: " + coordinator.error());
     transactions_ = std::move(*coordinator);
+}
+
+void Broker::open_schema_registry() {
+    auto listeners = config::parse_web_listeners(config_.schema_registry_listeners);
+    if (!listeners || listeners->empty())
+        return;  // no registry: no _schemas topic either
+    // One partition, compacted (as Confluent creates it): the latest record of each key is the
+    // state, and the topic stays as small as the registry.
+    const std::string topic(schema_registry_service::kSchemasTopic);
+    auto created = topics_.get_or_create(topic, 1);
+    auto* log = created.error == protocol::ErrorCode::none ? logs_->get({topic, 0}) : nullptr;
+    if (!log)
+        throw std::runtime_error("cannot open the schema registry's topic " + topic + ": " +
+                                 created.message);
+    auto overrides = topics_.overrides(topic).value_or(TopicOverrides{});
+    if (overrides.find("cleanup.policy") == overrides.end()) {
+        overrides["cleanup.policy"] = "compact";
+        auto set = topics_.set_overrides(topic, overrides, false);
+        if (set.error != protocol::ErrorCode::none)
+            throw std::runtime_error("cannot make " + topic + " compacted: " + set.message);
+    }
+    schemas_topic_ = std::make_unique<schema_registry_service::SchemasTopic>(*log);
+    schema_registry::RegistrySettings settings;
+    settings.default_compatibility =
+        schema_registry::parse_compatibility_level(config_.schema_registry_compatibility_level)
+            .value_or(schema_registry::CompatibilityLevel::kBackward);
+    settings.kafka_cluster_id = cluster_id_;
+    if (authorizer_)
+        settings.authorize = schema_registry_service::authorize_with_acls(*authorizer_);
+    schema_registry_ =
+        std::make_unique<schema_registry::Registry>(*schemas_topic_, std::move(settings));
+    auto replayed =
+        schemas_topic_->replay([this](std::string_view key, std::optional<std::string_view> value) {
+            schema_registry_->replay(key, value);
+        });
+    if (!replayed)
+        throw std::runtime_error("cannot load the schema registry: " + replayed.error());
+    const auto stats = schema_registry_->replay_stats();
+    if (stats.unreadable > 0 || stats.conflicting_ids > 0)
+        spdlog::warn("{}: skipped {} unreadable record(s) and {} with a conflicting schema id",
+                     topic, stats.unreadable, stats.conflicting_ids);
 }
 
 const config::Listener& Broker::advertised(std::string_view listener) const {

@@ -13,6 +13,8 @@
 #include "broker/group/offset_store.h"
 #include "broker/metrics/connection_metrics.h"
 #include "broker/metrics/request_metrics.h"
+#include "broker/schema_registry/registry.h"
+#include "broker/schema_registry/service/schemas_topic.h"
 #include "broker/security/authorizer.h"
 #include "broker/security/credential_store.h"
 #include "broker/topics/dynamic_broker_config.h"
@@ -51,6 +53,9 @@ class Broker {
     // The SCRAM users (<log.dirs>/scram-credentials), which SASL checks passwords against.
     security::CredentialStore& credentials() { return *credentials_; }
     int32_t node_id() const { return config_.node_id; }
+    // The schema registry's state (its HTTP side is the Server's), or null when
+    // schema.registry.listeners is empty (docs/schema-registry.md).
+    schema_registry::Registry* schema_registry() { return schema_registry_.get(); }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
     DynamicBrokerConfigs& dynamic_configs() { return *dynamic_configs_; }
 
@@ -68,6 +73,7 @@ class Broker {
   private:
     void open_groups();
     void open_transactions();
+    void open_schema_registry();
 
     config::BrokerConfig config_;
     std::unique_ptr<storage::LogManager> logs_;
@@ -87,6 +93,9 @@ class Broker {
     config::SecurityProtocolMap security_protocols_;  // parsed listener.security.protocol.map
     std::unique_ptr<DynamicBrokerConfigs> dynamic_configs_;
     std::unique_ptr<security::CredentialStore> credentials_;
+    // In the compacted _schemas topic; the registry writes through it, so it outlives it.
+    std::unique_ptr<schema_registry_service::SchemasTopic> schemas_topic_;
+    std::unique_ptr<schema_registry::Registry> schema_registry_;
 };
 
 }  // namespace skiff::broker

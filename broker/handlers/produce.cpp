@@ -1,12 +1,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
 #include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
+#include "broker/schema_registry/service/record_schema_check.h"
 #include "broker/security/authorize.h"
 #include "broker/topics/topic_ids.h"
 #include "config/value_syntax.h"
@@ -26,15 +28,16 @@ struct AppendOutcome {
     std::string message;
     int64_t base_offset = -1;
     int64_t log_start_offset = -1;
-    // INVALID_RECORD for one record: its index within its batch (the response's record_errors).
-    int32_t record_index = -1;
+    // INVALID_RECORD: each refused record's index within its batch and why (the response's
+    // record_errors, Produce v8+), as Kafka lists every invalid record of the batch.
+    std::vector<protocol::BatchIndexAndErrorMessage> record_errors;
     // Durable mode: appended, to be acknowledged once on disk (PendingSync::end).
     storage::PartitionLog* pending_log = nullptr;
     int64_t durable_end = -1;
 };
 
 AppendOutcome fail(ErrorCode e, std::string message) {
-    return {e, std::move(message), -1, -1};
+    return {e, std::move(message), -1, -1, {}};
 }
 
 // Whether the topic's cleanup.policy (its override, else log.cleanup.policy) includes compact.
@@ -45,13 +48,15 @@ bool is_compacted(Broker& broker, const std::string& topic) {
     return parsed && parsed->compact;
 }
 
-// Compacted topics only (Kafka's LogValidator): every record needs a key, since the cleaner
-// keeps the last record per key. Walks the records of each batch, decompressing compressed ones
-// into a scratch buffer bounded by `max_plain`. The one per-record pass on the produce path.
-std::optional<AppendOutcome> check_keys(std::span<const std::byte> records,
-                                        const std::vector<protocol::BatchSummary>& summaries,
-                                        size_t max_plain, const std::string& topic,
-                                        int32_t partition) {
+// Walks the records of each batch, decompressing compressed ones into a scratch buffer bounded
+// by `max_plain`, and asks `refuse` about each: the refused records (INVALID_RECORD, every one of
+// them with its index in its batch, as Kafka's LogValidator reports them), nullopt when none is.
+// The per-record pass of the produce path, made only for topics that need it (compacted ones,
+// those with schema validation).
+using RecordRefusal = std::function<std::optional<std::string>(const protocol::Record&)>;
+std::optional<AppendOutcome> check_records(std::span<const std::byte> records,
+                                           const std::vector<protocol::BatchSummary>& summaries,
+                                           size_t max_plain, const RecordRefusal& refuse) {
     thread_local std::vector<std::byte> plain;
     // One unusually large batch must not pin its decompressed size to this thread for good.
     struct Trim {
@@ -60,6 +65,7 @@ std::optional<AppendOutcome> check_keys(std::span<const std::byte> records,
                 std::vector<std::byte>().swap(plain);
         }
     } trim;
+    AppendOutcome refused = fail(ErrorCode::invalid_record, {});
     size_t pos = 0;
     for (const auto& s : summaries) {
         const auto batch = records.subspan(pos, s.size_bytes);
@@ -83,17 +89,16 @@ std::optional<AppendOutcome> check_keys(std::span<const std::byte> records,
                             "records do not parse: " + r.error().message);
             if (!*r)
                 break;
-            if (!(*r)->key) {
-                AppendOutcome refused =
-                    fail(ErrorCode::invalid_record,
-                         "Compacted topic cannot accept message without key in topic partition " +
-                             topic + "-" + std::to_string(partition) + ".");
-                refused.record_index = index;
-                return refused;
+            if (auto why = refuse(**r)) {
+                if (refused.message.empty())
+                    refused.message = *why;
+                refused.record_errors.push_back({index, std::move(*why)});
             }
         }
     }
-    return std::nullopt;
+    if (refused.record_errors.empty())
+        return std::nullopt;
+    return refused;
 }
 
 // Validates every batch before anything is written: a refused batch stores nothing.
@@ -105,6 +110,10 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     if (topic == group::kOffsetsTopic || topic == txn::kTransactionStateTopic)
         return fail(ErrorCode::invalid_topic_exception,
                     "cannot produce to the internal topic " + topic);
+    // Written by the schema registry only, while it runs: it does not read what others write.
+    if (topic == schema_registry_service::kSchemasTopic && broker.schema_registry())
+        return fail(ErrorCode::invalid_topic_exception,
+                    "cannot produce to " + topic + ": the schema registry writes it");
     auto count = broker.topics().partition_count(topic);
     if (!count || partition < 0 || partition >= *count)
         return fail(ErrorCode::unknown_topic_or_partition, "unknown topic or partition");
@@ -174,9 +183,35 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     // client) and compression rarely gains more than 10x on real data.
     const size_t max_plain = static_cast<size_t>(
         std::clamp<int64_t>(max_bytes * 64, int64_t{64} << 20, int64_t{1} << 30));
+    // Compacted topics (Kafka's LogValidator): every record needs a key, since the cleaner keeps
+    // the last record per key.
     if (is_compacted(broker, topic)) {
-        if (auto refused = check_keys(*records, summaries, max_plain, topic, partition); refused) {
+        const std::string why =
+            "Compacted topic cannot accept message without key in topic "
+            "partition " +
+            topic + "-" + std::to_string(partition) + ".";
+        auto refused = check_records(*records, summaries, max_plain,
+                                     [&](const protocol::Record& r) -> std::optional<std::string> {
+                                         if (r.key)
+                                             return std::nullopt;
+                                         return why;
+                                     });
+        if (refused) {
             LogThrottle::global().log(spdlog::level::warn, "produce:compacted-without-key",
+                                      "refused produce to {}-{} from {}: {}", topic, partition,
+                                      ctx.peer, refused->message);
+            return *refused;
+        }
+    }
+    // Broker-side schema validation (confluent.{key,value}.schema.validation): each record must
+    // carry the wire-format header of a schema registered under its subject.
+    if (auto validation = broker.topics().schema_validation(topic)) {
+        const schema_registry_service::RecordSchemaCheck check(*validation, topic,
+                                                               broker.schema_registry());
+        auto refused = check_records(*records, summaries, max_plain,
+                                     [&](const protocol::Record& r) { return check.refuse(r); });
+        if (refused) {
+            LogThrottle::global().log(spdlog::level::warn, "produce:schema-validation",
                                       "refused produce to {}-{} from {}: {}", topic, partition,
                                       ctx.peer, refused->message);
             return *refused;
@@ -271,7 +306,9 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         storage::PartitionTraffic::add(traffic.records_produced, appended_records);
         storage::PartitionTraffic::add(traffic.bytes_produced, stored.size());
     }
-    AppendOutcome ok{ErrorCode::none, {}, appended->base_offset, appended->log_start_offset};
+    AppendOutcome ok = fail(ErrorCode::none, {});
+    ok.base_offset = appended->base_offset;
+    ok.log_start_offset = appended->log_start_offset;
     if (appended->sync_pending) {
         ok.pending_log = log;
         ok.durable_end = appended->last_offset + 1;
@@ -351,8 +388,7 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
             r.base_offset = outcome.base_offset;
             r.log_append_time_ms = -1;  // CreateTime topics
             r.log_start_offset = outcome.log_start_offset;
-            if (outcome.record_index >= 0)
-                r.record_errors.push_back({outcome.record_index, outcome.message});
+            r.record_errors = std::move(outcome.record_errors);
             if (outcome.error != ErrorCode::none)
                 r.error_message = std::move(outcome.message);
             if (outcome.pending_log) {

@@ -133,31 +133,32 @@ HttpServer::~HttpServer() {
 }
 
 void HttpServer::accept() {
-    acceptor_.async_accept(asio::make_strand(io_), [this](std::error_code ec,
-                                                          asio::ip::tcp::socket socket) {
-        if (ec == asio::error::operation_aborted || !acceptor_.is_open())
-            return;
-        if (!ec) {
-            if (open_.load() >= options_.max_connections) {
-                std::error_code ignored;
-                socket.close(ignored);  // a flood of HTTP clients: the newest go away at once
-            } else {
-                ++open_;
-                auto ex = socket.get_executor();
-                asio::co_spawn(ex, serve(std::move(socket)), [this](std::exception_ptr e) {
-                    --open_;
-                    if (!e)
-                        return;
-                    try {
-                        std::rethrow_exception(e);
-                    } catch (const std::exception& ex) {
-                        spdlog::warn("{}: a connection failed: {}", options_.setting, ex.what());
-                    }
-                });
+    acceptor_.async_accept(
+        asio::make_strand(io_), [this](std::error_code ec, asio::ip::tcp::socket socket) {
+            if (ec == asio::error::operation_aborted || !acceptor_.is_open())
+                return;
+            if (!ec) {
+                if (open_.load() >= options_.max_connections) {
+                    std::error_code ignored;
+                    socket.close(ignored);  // a flood of HTTP clients: the newest go away at once
+                } else {
+                    ++open_;
+                    auto ex = socket.get_executor();
+                    asio::co_spawn(ex, serve(std::move(socket)), [this](std::exception_ptr e) {
+                        --open_;
+                        if (!e)
+                            return;
+                        try {
+                            std::rethrow_exception(e);
+                        } catch (const std::exception& failure) {
+                            spdlog::warn("{}: a connection failed: {}", options_.setting,
+                                         failure.what());
+                        }
+                    });
+                }
             }
-        }
-        accept();
-    });
+            accept();
+        });
 }
 
 asio::awaitable<void> HttpServer::serve(asio::ip::tcp::socket socket) {
@@ -193,8 +194,12 @@ asio::awaitable<void> HttpServer::serve(asio::ip::tcp::socket socket) {
         bool keep_alive = false;
         bool head_only = false;
         if (parser.state() == RequestParser::State::failed) {
-            response.status = parser.error_status();
-            response.body = parser.error() + "\n";
+            if (options_.refusal) {
+                response = options_.refusal(parser.error_status(), parser.error());
+            } else {
+                response.status = parser.error_status();
+                response.body = parser.error() + "\n";
+            }
         } else {
             keep_alive = parser.keep_alive();
             HttpRequest request = parser.take();

@@ -44,6 +44,9 @@ struct HttpServerOptions {
     // Serve HTTPS with this context (new connections take its current one, so a certificate
     // reload applies as on the Kafka listeners). Null: plain HTTP.
     std::shared_ptr<security::TlsContext> tls;
+    // The answer to a request the server refuses itself (malformed 400, head too large 431, body
+    // too large 413) with why; plain text when not set. The registry answers in its JSON.
+    std::function<HttpResponse(int status, const std::string& why)> refusal;
 };
 
 class HttpServer {

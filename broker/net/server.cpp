@@ -152,6 +152,19 @@ Server::Server(config::BrokerConfig config)
                                      tls.error());
         tls_ = std::move(*tls);
     }
+    // An https:// schema registry listener takes the same keystore (and its SIGHUP reloads).
+    std::vector<config::Listener> web_listeners;
+    if (auto parsed = config::parse_web_listeners(config_.schema_registry_listeners))
+        web_listeners = std::move(*parsed);
+    for (const auto& listener : web_listeners) {
+        if (tls_ || listener.name != "HTTPS")
+            continue;
+        auto tls = security::TlsContext::create(security::tls_settings_from(config_));
+        if (!tls)
+            throw std::runtime_error("cannot set up TLS for schema.registry.listeners " +
+                                     listener.to_string() + ": " + tls.error());
+        tls_ = std::move(*tls);
+    }
     for (const auto& listener : config_.listeners) {
         auto endpoint = listen_endpoint(listener);
         auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_.acceptors());
@@ -174,6 +187,7 @@ Server::Server(config::BrokerConfig config)
                      advertised.port);
         acceptors_.push_back(std::move(acceptor));
     }
+    start_schema_registry();
     spdlog::info("data in {} (cluster id {}, node id {}, {} topic(s))",
                  std::filesystem::absolute(config_.log_dir).lexically_normal().string(),
                  broker_->cluster_id(), config_.node_id, broker_->topics().list().size());
@@ -213,6 +227,37 @@ void Server::start_metrics_endpoint() {
         return;
     }
     spdlog::info("metrics on http://{}:{}/metrics", (*listener)->host, http_->port());
+}
+
+void Server::start_schema_registry() {
+    auto* registry = broker_->schema_registry();
+    if (!registry)
+        return;  // schema.registry.listeners is empty
+    schema_registry_service::EndpointSettings settings;
+    settings.basic_auth = config_.schema_registry_authentication == "BASIC";
+    settings.max_request_bytes = static_cast<size_t>(config_.schema_registry_max_request_bytes);
+    registry_endpoint_ = std::make_unique<schema_registry_service::RegistryEndpoint>(
+        *registry, broker_->credentials(), settings);
+    const bool is_default =
+        config_.schema_registry_listeners == config::BrokerConfig{}.schema_registry_listeners;
+    const auto listeners = config::parse_web_listeners(config_.schema_registry_listeners);
+    for (const auto& listener : *listeners) {
+        try {
+            registry_http_.push_back(registry_endpoint_->serve(listener, tls_));
+        } catch (const std::exception& e) {
+            // As with the metrics endpoint: the default address is a convenience (a second
+            // broker on the machine runs without it); an address the operator chose must work.
+            if (!is_default)
+                throw;
+            spdlog::warn(
+                "{}; running without the schema registry's HTTP API (set "
+                "schema.registry.listeners to another address, or to nothing to turn it off)",
+                e.what());
+            continue;
+        }
+        spdlog::info("schema registry on {}://{}:{}", listener.name == "HTTPS" ? "https" : "http",
+                     listener.host, registry_http_.back()->port());
+    }
 }
 
 int Server::run() {

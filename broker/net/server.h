@@ -20,6 +20,7 @@
 #include "broker/net/io_threads.h"
 #include "broker/net/request_budget.h"
 #include "broker/request_router.h"
+#include "broker/schema_registry/service/registry_endpoint.h"
 #include "broker/security/tls_context.h"
 #include "config/broker_config.h"
 #include "storage/cleaner/cleaner_manager.h"
@@ -44,6 +45,8 @@ class Server {
     void stop_maintenance();
     // metrics.listener: starts the HTTP endpoint (metrics/endpoint.h), unless turned off.
     void start_metrics_endpoint();
+    // schema.registry.listeners: serves the registry (schema_registry/service/), unless off.
+    void start_schema_registry();
 
     // Declaration order is destruction order in reverse: the io_contexts go before the state
     // their pending connections refer to, and the acceptors before the io_contexts.
@@ -55,7 +58,7 @@ class Server {
     IoThreads io_;
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> acceptors_;  // config_.listeners' order
     // The TLS context of SSL and SASL_SSL listeners (null without one); reloaded on SIGHUP.
-    std::unique_ptr<security::TlsContext> tls_;
+    std::shared_ptr<security::TlsContext> tls_;
 
     std::unique_ptr<storage::CleanerManager> cleaner_;  // log.cleaner.*: compacted topics
     std::thread maintenance_;
@@ -72,6 +75,9 @@ class Server {
     std::atomic<bool> ready_{false};               // /health/ready
     std::atomic<double> recovery_seconds_{-1};
     std::atomic<uint64_t> retention_deleted_segments_{0};
+    // The schema registry's servers, destroyed before the broker whose registry they serve.
+    std::unique_ptr<schema_registry_service::RegistryEndpoint> registry_endpoint_;
+    std::vector<std::unique_ptr<http::HttpServer>> registry_http_;
     // Last: destroyed first, before anything a scrape reads.
     std::unique_ptr<http::HttpServer> http_;
 };

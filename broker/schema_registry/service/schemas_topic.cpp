@@ -13,8 +13,7 @@ std::string_view text(std::span<const std::byte> bytes) {
 
 }  // namespace
 
-Expected<std::unique_ptr<SchemasTopic>, std::string> SchemasTopic::open(storage::PartitionLog& log,
-                                                                        const Replay& replay) {
+Expected<void, std::string> SchemasTopic::replay(const Replay& replay) {
     const auto visit =
         [&](const protocol::BatchHeader& header,
             const std::vector<protocol::Record>& records) -> Expected<void, std::string> {
@@ -30,9 +29,7 @@ Expected<std::unique_ptr<SchemasTopic>, std::string> SchemasTopic::open(storage:
         }
         return {};
     };
-    if (auto read = replay_internal_log(log, kSchemasTopic, visit); !read)
-        return unexpected(read.error());
-    return std::unique_ptr<SchemasTopic>(new SchemasTopic(log));
+    return replay_internal_log(log_, kSchemasTopic, visit);
 }
 
 std::optional<std::string> SchemasTopic::append(std::string_view key,

@@ -27,16 +27,16 @@ class SchemasTopic final : public schema_registry::SchemaLog {
   public:
     using Replay = std::function<void(std::string_view key, std::optional<std::string_view> value)>;
 
-    // Reads `log` into `replay` (records without a key are skipped: Confluent writes none).
-    static Expected<std::unique_ptr<SchemasTopic>, std::string> open(storage::PartitionLog& log,
-                                                                     const Replay& replay);
+    explicit SchemasTopic(storage::PartitionLog& log) : log_(log) {}
+
+    // Reads the whole log into `replay`, in log order (records without a key are skipped:
+    // Confluent writes none). At start, before the first append.
+    Expected<void, std::string> replay(const Replay& replay);
 
     std::optional<std::string> append(std::string_view key,
                                       std::optional<std::string_view> value) override;
 
   private:
-    explicit SchemasTopic(storage::PartitionLog& log) : log_(log) {}
-
     storage::PartitionLog& log_;
     std::mutex mutex_;
 };
