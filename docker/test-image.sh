@@ -271,6 +271,9 @@ need("/var/lib/skiff" in (cfg.get("Volumes") or {}), "no volume at /var/lib/skif
 need("9092/tcp" in (cfg.get("ExposedPorts") or {}), "9092 not exposed")
 need("9649/tcp" in (cfg.get("ExposedPorts") or {}), "9649 (metrics) not exposed")
 need(env.get("SKIFF_METRICS_LISTENER") == "HTTP://0.0.0.0:9649", "SKIFF_METRICS_LISTENER")
+need("8081/tcp" in (cfg.get("ExposedPorts") or {}), "8081 (schema registry) not exposed")
+need(env.get("SKIFF_SCHEMA_REGISTRY_LISTENERS") == "http://0.0.0.0:8081",
+     "SKIFF_SCHEMA_REGISTRY_LISTENERS")
 need(cfg.get("StopSignal") == "SIGTERM", "stop signal is not SIGTERM")
 need(env.get("SKIFF_LOG_DIRS") == "/var/lib/skiff", "SKIFF_LOG_DIRS")
 need(env.get("SKIFF_LISTENERS") == "PLAINTEXT://0.0.0.0:9092", "SKIFF_LISTENERS")
@@ -340,6 +343,7 @@ start_broker() {
   bh run --isolation chroot --network host -v "$data:/var/lib/skiff" \
     -e "SKIFF_LISTENERS=PLAINTEXT://$bootstrap" -e "SKIFF_ADVERTISED_LISTENERS=PLAINTEXT://$bootstrap" \
     -e "SKIFF_METRICS_LISTENER=HTTP://$metrics" \
+    -e "SKIFF_SCHEMA_REGISTRY_LISTENERS=http://$registry" \
     "$c" -- "${entrypoint[@]}" >"$1" 2>&1 &
   broker_pid=$!
   deadline=$(($(date +%s) + 60))
@@ -427,6 +431,7 @@ test_image() {
   port="$(free_port)"
   bootstrap="127.0.0.1:$port"
   metrics="127.0.0.1:$(free_port)" # the host network is shared: not the image's 9649 either
+  registry="127.0.0.1:$(free_port)" # nor its 8081
   data="$work/$name-data" # the host path bind-mounted at /var/lib/skiff, as with docker run -v
   mkdir -p "$data"
   chown "$skiff_uid:$skiff_uid" "$data"
@@ -456,6 +461,16 @@ test_image() {
     fail "GET /metrics on $metrics does not count the 3 records produced"
   }
   say "the metrics endpoint is ready and counted the 3 records"
+  # The schema registry in the image: a registration, read back by id (in the static image, the
+  # statically linked Avro, Protobuf and JSON libraries at work).
+  curl -sf -X POST -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
+    --data '{"schema":"{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"f\",\"type\":\"int\"}]}"}' \
+    "http://$registry/subjects/image-test-value/versions" >"$work/registry.out" ||
+    fail "POST /subjects/image-test-value/versions on $registry"
+  grep -q '^{"id":1}$' "$work/registry.out" || fail "registration answered $(cat "$work/registry.out")"
+  curl -sf "http://$registry/schemas/ids/1" >"$work/registry.out" || fail "GET /schemas/ids/1"
+  grep -q '"name":"R"' "$work/registry.out" || fail "GET /schemas/ids/1 answered $(cat "$work/registry.out")"
+  say "the schema registry registered a schema and served it by id"
 
   rc="$(run_health)"
   [ "$rc" = 0 ] || {
@@ -498,6 +513,9 @@ test_image() {
   }
   [ "$got" = "$expected" ] || fail "after restart consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
   say "a restarted container on the same host path serves the same 3 records"
+  curl -sf "http://$registry/schemas/ids/1" >"$work/registry.out" &&
+    grep -q '"name":"R"' "$work/registry.out" || fail "after restart, GET /schemas/ids/1"
+  say "and the schema registered before the restart"
   stop_broker "$work/$name-broker2.log"
 }
 

@@ -3,6 +3,7 @@
 //   bench_client produce --bootstrap H:P --topic T --size BYTES --acks 1|all
 //                        --max-bytes N --seconds S [--partitions P] [--broker-pid PID]
 //                        [--compression none|gzip|snappy|lz4|zstd] [--values repeated|text]
+//                        [--schema-id ID]
 //   bench_client consume --bootstrap H:P --topic T --pass-bytes N --max-bytes N --seconds S
 //                        [--broker-pid PID]
 //   bench_client latency --bootstrap H:P --topic T --size BYTES --count N --seconds S
@@ -267,6 +268,16 @@ int run_produce(const Args& args) {
     Delivery delivery;
     rd_kafka_t* rk = make_producer(args, delivery, acks == "all" ? "-1" : acks, false);
     auto value = make_value(size);
+    // --schema-id: every value starts with the schema registry's wire-format header (magic byte
+    // 0, the id big-endian), as a Confluent serializer writes it, for topics with broker-side
+    // schema validation (tests/bench/schema_registry.sh).
+    if (const int64_t id = args.num("schema-id", "-1"); id >= 0) {
+        if (size < 5)
+            die("--schema-id needs --size 5 or more");
+        value[0] = 0;
+        for (int i = 0; i < 4; ++i)
+            value[static_cast<size_t>(1 + i)] = static_cast<char>((id >> (8 * (3 - i))) & 0xff);
+    }
     warm_up(rk, topic, value, delivery, partitions);
     std::unique_ptr<TextValues> text;
     if (args.get("values", "repeated") == "text")

@@ -319,6 +319,106 @@ class RegistryTest(unittest.TestCase):
         self.assertEqual(http(port, "GET", "/schemas/types")[1], ["JSON", "PROTOBUF", "AVRO"])
 
 
+def avro_record(*fields, name="Evo"):
+    return json.dumps({"type": "record", "name": name, "fields": list(fields)})
+
+
+def proto(body):
+    return 'syntax = "proto3";\npackage evo;\nmessage Evo {\n' + body + "}\n"
+
+
+def json_schema(required):
+    return json.dumps({"type": "object", "properties": {"a": {"type": "string"},
+                                                        "b": {"type": "integer"}},
+                       "required": required})
+
+
+# Schema evolution cases, (old, new) of a type, with the verdict of registering `new` after `old`
+# under BACKWARD, FORWARD and FULL: the cases users meet, each verdict Confluent's.
+F_INT = {"name": "f", "type": "int"}
+EVOLUTION = [
+    ("avro field added with default", "AVRO", avro_record(F_INT),
+     avro_record(F_INT, {"name": "g", "type": "string", "default": "x"}), (True, True, True)),
+    ("avro field added without default", "AVRO", avro_record(F_INT),
+     avro_record(F_INT, {"name": "g", "type": "string"}), (False, True, False)),
+    ("avro field removed (it had no default)", "AVRO",
+     avro_record(F_INT, {"name": "g", "type": "string"}), avro_record(F_INT),
+     (True, False, False)),
+    ("avro int promoted to long", "AVRO", avro_record(F_INT),
+     avro_record({"name": "f", "type": "long"}), (True, False, False)),
+    ("avro field renamed with an alias", "AVRO", avro_record(F_INT),
+     avro_record({"name": "f2", "type": "int", "aliases": ["f"]}), (True, False, False)),
+    ("avro enum symbol added", "AVRO",
+     avro_record({"name": "e", "type": {"type": "enum", "name": "E", "symbols": ["A", "B"]}}),
+     avro_record({"name": "e", "type": {"type": "enum", "name": "E",
+                                        "symbols": ["A", "B", "C"]}}), (True, False, False)),
+    ("avro union widened", "AVRO", avro_record({"name": "u", "type": ["null", "string"]}),
+     avro_record({"name": "u", "type": ["null", "string", "int"]}), (True, False, False)),
+    ("protobuf field renumbered", "PROTOBUF", proto("  string a = 1;\n"),
+     proto("  string a = 2;\n"), (True, True, True)),
+    ("protobuf int32 to int64", "PROTOBUF", proto("  int32 a = 1;\n"),
+     proto("  int64 a = 1;\n"), (True, True, True)),
+    ("protobuf int32 to string", "PROTOBUF", proto("  int32 a = 1;\n"),
+     proto("  string a = 1;\n"), (False, False, False)),
+    ("json property made required", "JSON", json_schema([]), json_schema(["a"]),
+     (False, True, False)),
+]
+
+
+class CompatibilityMatrixTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.broker = registry_broker()
+        cls.port = cls.broker.registry_port()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.broker.stop()
+
+    def register(self, subject, schema_type, schema):
+        return http(self.port, "POST", "/subjects/%s/versions" % subject,
+                    {"schema": schema, "schemaType": schema_type})
+
+    def test_evolution_cases_at_each_level(self):
+        for n, (what, schema_type, old, new, verdicts) in enumerate(EVOLUTION):
+            for level, compatible in zip(("BACKWARD", "FORWARD", "FULL"), verdicts):
+                subject = "evo-%d-%s" % (n, level.lower())
+                self.assertEqual(http(self.port, "PUT", "/config/" + subject,
+                                      {"compatibility": level})[0], 200)
+                status, first = self.register(subject, schema_type, old)
+                self.assertEqual(status, 200, (what, first))
+                status, body = self.register(subject, schema_type, new)
+                self.assertEqual(status, 200 if compatible else 409, (what, level, body))
+                # The dry run agrees, and says why when it refuses.
+                status, check = http(self.port, "POST",
+                                     "/compatibility/subjects/%s/versions/1?verbose=true"
+                                     % subject, {"schema": new, "schemaType": schema_type})
+                self.assertEqual((status, check["is_compatible"]), (200, compatible),
+                                 (what, level))
+                if not compatible:
+                    self.assertTrue(check["messages"], (what, level))
+
+    def test_transitive_levels_check_every_version(self):
+        # v3 reads v2's data but not v1's: BACKWARD takes it, BACKWARD_TRANSITIVE does not.
+        chain = [avro_record(F_INT),
+                 avro_record(F_INT, {"name": "g", "type": "string", "default": "x"}),
+                 avro_record(F_INT, {"name": "g", "type": "string"})]
+        # v1's readers need g and have no default; v2 gives it a default, v3 drops it.
+        forward_chain = [avro_record(F_INT, {"name": "g", "type": "string"}),
+                         avro_record(F_INT, {"name": "g", "type": "string", "default": "x"}),
+                         avro_record(F_INT)]
+        for level, versions, last_ok in (
+                ("BACKWARD", chain, True), ("BACKWARD_TRANSITIVE", chain, False),
+                ("FORWARD", forward_chain, True), ("FORWARD_TRANSITIVE", forward_chain, False),
+                ("FULL_TRANSITIVE", chain, False)):
+            subject = "chain-" + level.lower()
+            http(self.port, "PUT", "/config/" + subject, {"compatibility": level})
+            for v in versions[:2]:
+                self.assertEqual(self.register(subject, "AVRO", v)[0], 200, level)
+            status, body = self.register(subject, "AVRO", versions[2])
+            self.assertEqual(status, 200 if last_ok else 409, (level, body))
+
+
 class BrokerSideValidationTest(unittest.TestCase):
     def test_records_without_a_registered_schema_id_are_refused(self):
         b = registry_broker()

@@ -67,8 +67,13 @@ std::optional<std::string> RecordSchemaCheck::refuse_part(
 
 bool RecordSchemaCheck::id_allowed(int32_t id, bool is_key) const {
     const int64_t memo = (static_cast<int64_t>(id) << 1) | (is_key ? 1 : 0);
-    if (auto it = verdicts_.find(memo); it != verdicts_.end())
+    if (memo == last_memo_)  // the common case: the batch's records share their schema
+        return last_verdict_;
+    if (auto it = verdicts_.find(memo); it != verdicts_.end()) {
+        last_memo_ = memo;
+        last_verdict_ = it->second;
         return it->second;
+    }
     const auto strategy = is_key ? validation_.key_strategy : validation_.value_strategy;
     bool allowed = false;
     if (strategy == SubjectNameStrategy::topic_name) {
@@ -80,6 +85,8 @@ bool RecordSchemaCheck::id_allowed(int32_t id, bool is_key) const {
                 allowed = allowed || registry_->subject_has_schema_id(subject, id);
     }
     verdicts_[memo] = allowed;
+    last_memo_ = memo;
+    last_verdict_ = allowed;
     return allowed;
 }
 

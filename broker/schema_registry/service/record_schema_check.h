@@ -44,6 +44,8 @@ class RecordSchemaCheck {
     schema_registry::Registry* registry_;
     // Verdicts per (id, key?) for this request: a batch's records mostly share one id.
     mutable std::unordered_map<int64_t, bool> verdicts_;
+    mutable int64_t last_memo_ = -1;
+    mutable bool last_verdict_ = false;
 };
 
 }  // namespace skiff::broker::schema_registry_service
