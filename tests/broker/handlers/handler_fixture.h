@@ -129,6 +129,8 @@ class HandlerTest : public ::testing::Test {
         config.log_dir = dir_.path().string();
         // Joins complete as soon as every member has joined: no tick() needed.
         config.group_initial_rebalance_delay_ms = 0;
+        // No schema registry (and so no _schemas topic) unless a test turns it on.
+        config.schema_registry_listeners.clear();
     }
 
     // Built on first use, so a test may change `config` before.
