@@ -1,5 +1,17 @@
 #include "broker/schema_registry/formats/protobuf_pool.h"
 
+#include <google/protobuf/any.pb.h>
+#include <google/protobuf/api.pb.h>
+#include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/duration.pb.h>
+#include <google/protobuf/empty.pb.h>
+#include <google/protobuf/field_mask.pb.h>
+#include <google/protobuf/source_context.pb.h>
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/timestamp.pb.h>
+#include <google/protobuf/type.pb.h>
+#include <google/protobuf/wrappers.pb.h>
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -24,6 +36,29 @@ constexpr std::array<const char*, 11> kWellKnownImports = {
     "google/protobuf/type.proto",
     "google/protobuf/wrappers.proto",
 };
+
+// Each well-known file is in the generated pool only when its generated code is linked in: in the
+// static binary an archive member nobody refers to is left out, and its file with it. Asking each
+// file's descriptor once refers to every one of them (and registers it).
+void link_well_known_files() {
+    static const bool linked = [] {
+        const gp::Descriptor* files[] = {
+            gp::Any::descriptor(),
+            gp::Api::descriptor(),
+            gp::FileDescriptorProto::descriptor(),
+            gp::Duration::descriptor(),
+            gp::Empty::descriptor(),
+            gp::FieldMask::descriptor(),
+            gp::SourceContext::descriptor(),
+            gp::Struct::descriptor(),
+            gp::Timestamp::descriptor(),
+            gp::Type::descriptor(),
+            gp::DoubleValue::descriptor(),
+        };
+        return std::all_of(std::begin(files), std::end(files), [](auto* d) { return d; });
+    }();
+    (void)linked;
+}
 
 // Turns the pool's errors into one message. libprotobuf names the element at fault; where the
 // file came as text, the parser's location table turns that into a line and column as well.
@@ -87,6 +122,7 @@ class PoolBuilder {
         if (auto it = referenced_.find(import_path); it != referenced_.end())
             return build(it->second.file, it->second.locations.get(), error) != nullptr;
         if (is_well_known_import(import_path)) {
+            link_well_known_files();
             const auto* compiled =
                 gp::DescriptorPool::generated_pool()->FindFileByName(import_path);
             if (compiled) {
