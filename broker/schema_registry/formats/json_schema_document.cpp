@@ -1,0 +1,86 @@
+#include "broker/schema_registry/formats/json_schema_document.h"
+
+#include "broker/schema_registry/formats/json_schema_keywords.h"
+#include "broker/schema_registry/formats/json_schema_uri.h"
+
+namespace skiff::schema_registry::json_schema {
+namespace {
+
+using nlohmann::ordered_json;
+
+// The document's own URI: its "$id" resolved against the URI it was reached by. A fragment in
+// the "$id" (draft 6/7 allow "$id": "#name" at the root) does not change the document's URI.
+std::string document_uri(const ordered_json& json, Draft draft, const std::string& reached_by) {
+    if (json.is_object()) {
+        auto id = json.find(id_keyword(draft));
+        if (id != json.end() && id->is_string())
+            return without_fragment(resolve_uri(reached_by, id->get<std::string>()));
+    }
+    return reached_by;
+}
+
+std::variant<SchemaDocument, std::string> read_document(std::string_view text, std::string name,
+                                                        const std::string& reached_by,
+                                                        Draft default_draft) {
+    auto json = read_json(text);
+    if (auto* error = std::get_if<std::string>(&json))
+        return *error;
+    SchemaDocument document;
+    document.name = std::move(name);
+    document.json = std::move(std::get<ordered_json>(json));
+    if (!document.json.is_object() && !document.json.is_boolean())
+        return "a JSON Schema is an object or a boolean, not " +
+               std::string(document.json.is_array() ? "an " : "a ") + document.json.type_name();
+    bool names_draft = document.json.is_object() && document.json.contains("$schema");
+    document.draft = names_draft ? draft_named_by(document.json) : default_draft;
+    document.registered_uri = reached_by;
+    document.base_uri = document_uri(document.json, document.draft, reached_by);
+    if (std::string error = check_document(document.json, document.draft); !error.empty())
+        return error;
+    return document;
+}
+
+}  // namespace
+
+std::variant<ordered_json, std::string> read_json(std::string_view text) {
+    int deepest = 0;
+    // The callback only measures: nlohmann's parser itself is not recursive, so it reads any
+    // depth safely, and the depth is checked once it is done.
+    auto measure = [&deepest](int depth, ordered_json::parse_event_t, ordered_json&) {
+        deepest = std::max(deepest, depth);
+        return true;
+    };
+    ordered_json json;
+    try {
+        json = ordered_json::parse(text.begin(), text.end(), measure);
+    } catch (const ordered_json::parse_error& e) {
+        return std::string("the text is not JSON: ") + e.what();
+    }
+    if (deepest > kMaxNestingDepth)
+        return "the JSON is nested more than " + std::to_string(kMaxNestingDepth) + " levels deep";
+    return json;
+}
+
+std::variant<std::vector<SchemaDocument>, std::string> read_documents(
+    std::string_view text, const std::vector<ResolvedReference>& references) {
+    std::vector<SchemaDocument> documents;
+    auto root = read_document(text, "", "", Draft::k7);
+    if (auto* error = std::get_if<std::string>(&root))
+        return "Invalid JSON Schema: " + *error;
+    documents.push_back(std::move(std::get<SchemaDocument>(root)));
+    // Confluent registers each reference at its name resolved against the referring schema's
+    // "$id", which is where a "$ref" written with that name lands too.
+    const std::string& root_uri = documents[0].base_uri;
+    for (const ResolvedReference& reference : references) {
+        auto document = read_document(reference.schema, reference.name,
+                                      resolve_uri(root_uri, reference.name), documents[0].draft);
+        if (auto* error = std::get_if<std::string>(&document))
+            return "Invalid JSON Schema in the reference '" + reference.name + "' (subject '" +
+                   reference.subject + "', version " + std::to_string(reference.version) +
+                   "): " + *error;
+        documents.push_back(std::move(std::get<SchemaDocument>(document)));
+    }
+    return documents;
+}
+
+}  // namespace skiff::schema_registry::json_schema
