@@ -1,155 +1,41 @@
 #include "broker/schema_registry/formats/json_schema_builder.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <map>
 #include <set>
 
+#include "broker/schema_registry/formats/json_schema_graph_builder.h"
 #include "broker/schema_registry/formats/json_schema_keywords.h"
-#include "broker/schema_registry/formats/json_schema_resolver.h"
-#include "broker/schema_registry/formats/json_schema_uri.h"
 
 namespace skiff::schema_registry::json_schema {
-namespace {
 
 using nlohmann::ordered_json;
 
-std::optional<double> number_of(const ordered_json& json, std::string_view key) {
-    auto it = json.find(key);
-    if (it == json.end() || !it->is_number())
-        return std::nullopt;
-    return it->get<double>();
-}
-
-std::optional<std::int64_t> count_of(const ordered_json& json, std::string_view key) {
-    std::optional<double> value = number_of(json, key);
-    if (!value)
-        return std::nullopt;
-    // Shapes are checked before building: a non-negative integral number. Beyond int64 it only
-    // matters that it compares as larger than anything else.
-    constexpr double kLargest = 9.2e18;
-    return static_cast<std::int64_t>(std::min(*value, kLargest));
-}
-
-std::vector<std::string> strings_of(const ordered_json& array) {
-    std::vector<std::string> out;
-    for (const ordered_json& item : array)
-        out.push_back(item.get<std::string>());
-    return out;
-}
-
-// One schema object being split into its parts.
-struct ObjectBeingBuilt {
-    const ordered_json& json;
-    Location at;
-    std::string base;  // after the object's own "$id"
-    Draft draft;
-    std::string text;  // its JSON, what makes it the same as another
-    std::set<std::string, std::less<>> consumed;
-};
-
-class GraphBuilder {
-  public:
-    GraphBuilder(const std::vector<SchemaDocument>& documents, SchemaGraph& graph)
-        : documents_(documents), resolver_(documents), graph_(graph) {}
-
-    std::string run() {
-        graph_.set_root(node_at(Location{0, ""}, documents_[0].base_uri));
-        // $refs are resolved after the tree that holds them is built, one at a time, so that a
-        // recursive schema builds each place once instead of recursing forever.
-        while (error_.empty() && !pending_.empty()) {
-            PendingRef next = std::move(pending_.back());
-            pending_.pop_back();
-            auto resolved = resolver_.resolve(next.ref, next.base);
-            if (auto* why = std::get_if<std::string>(&resolved)) {
-                fail(next.at, "the $ref '" + next.ref + "' does not resolve: " + *why);
-                break;
-            }
-            const Location& target = std::get<Location>(resolved);
-            std::get<ReferenceRules>(next.node->rules).target =
-                node_at(target, resolver_.base_at(target));
-            references_.push_back(next.node);
+std::string GraphBuilder::run() {
+    graph_.set_root(node_at(Location{0, ""}, documents_[0].base_uri));
+    // $refs are resolved after the tree that holds them is built, one at a time, so that a
+    // recursive schema builds each place once instead of recursing forever.
+    while (error_.empty() && !pending_.empty()) {
+        PendingRef next = std::move(pending_.back());
+        pending_.pop_back();
+        auto resolved = resolver_.resolve(next.ref, next.base);
+        if (auto* why = std::get_if<std::string>(&resolved)) {
+            fail(next.at, "the $ref '" + next.ref + "' does not resolve: " + *why);
+            break;
         }
-        if (error_.empty())
-            check_reference_loops();
-        return error_;
+        const Location& target = std::get<Location>(resolved);
+        std::get<ReferenceRules>(next.node->rules).target =
+            node_at(target, resolver_.base_at(target));
+        references_.push_back(next.node);
     }
-
-  private:
-    struct PendingRef {
-        SchemaNode* node;
-        std::string ref;
-        std::string base;
-        Location at;
-    };
-
-    void fail(const Location& at, const std::string& why) {
-        if (!error_.empty())
-            return;
-        const SchemaDocument& doc = documents_[at.document];
-        error_ = "#" + at.pointer +
-                 (doc.name.empty() ? "" : " in the reference '" + doc.name + "'") + ": " + why;
-    }
-
-    const SchemaNode* node_at(const Location& at, const std::string& base) {
-        if (auto it = built_.find(at); it != built_.end())
-            return it->second;
-        const SchemaNode* node = build(resolver_.value_at(at), at, base);
-        built_.emplace(at, node);
-        return node;
-    }
-
-    const SchemaNode* child(const ObjectBeingBuilt& object, const std::string& relative) {
-        return node_at(Location{object.at.document, object.at.pointer + relative}, object.base);
-    }
-
-    std::string keyword_path(std::string_view keyword, std::string_view key = {}) {
-        std::string path = "/" + escape_pointer_token(keyword);
-        if (!key.empty())
-            path += "/" + escape_pointer_token(key);
-        return path;
-    }
-
-    SchemaNode& part(const ObjectBeingBuilt& object, SchemaKind kind, std::string_view tag) {
-        SchemaNode& node = graph_.add(kind);
-        node.identity = std::string(tag) + ":" + object.text;
-        return node;
-    }
-
-    bool has_unconsumed(const ObjectBeingBuilt& object, std::span<const std::string_view> keys) {
-        return std::any_of(keys.begin(), keys.end(), [&](std::string_view key) {
-            return object.json.contains(key) && !object.consumed.contains(key);
-        });
-    }
-
-    void consume(ObjectBeingBuilt& object, std::span<const std::string_view> keys) {
-        for (std::string_view key : keys)
-            object.consumed.emplace(key);
-    }
-
-    const SchemaNode* build(const ordered_json& json, const Location& at, const std::string& base);
-    SchemaNode& string_part(ObjectBeingBuilt& object);
-    SchemaNode& number_part(ObjectBeingBuilt& object, bool integer);
-    SchemaNode& object_part(ObjectBeingBuilt& object);
-    SchemaNode& array_part(ObjectBeingBuilt& object);
-    SchemaNode& typed_part(ObjectBeingBuilt& object, const std::string& type);
-    void check_reference_loops();
-
-    const std::vector<SchemaDocument>& documents_;
-    ReferenceResolver resolver_;
-    SchemaGraph& graph_;
-    std::map<Location, const SchemaNode*> built_;
-    std::vector<PendingRef> pending_;
-    std::vector<const SchemaNode*> references_;
-    std::string error_;
-};
+    if (error_.empty())
+        check_reference_loops();
+    return error_;
+}
 
 const SchemaNode* GraphBuilder::build(const ordered_json& json, const Location& at,
                                       const std::string& base) {
     if (json.is_boolean()) {
         SchemaNode& node = graph_.add(json.get<bool>() ? SchemaKind::kEmpty : SchemaKind::kFalse);
-        node.identity = json.dump();
+        node.source = &json;
         return &node;
     }
     Draft draft = documents_[at.document].draft;
@@ -162,7 +48,7 @@ const SchemaNode* GraphBuilder::build(const ordered_json& json, const Location& 
         fail(at, why);
         return &graph_.add(SchemaKind::kEmpty);
     }
-    ObjectBeingBuilt object{json, at, base, draft, json.dump(), {}};
+    ObjectBeingBuilt object{json, at, base, draft, {}};
     auto id = json.find(id_keyword(draft));
     if (id != json.end() && id->is_string())
         object.base = without_fragment(resolve_uri(base, id->get<std::string>()));
@@ -190,13 +76,14 @@ const SchemaNode* GraphBuilder::build(const ordered_json& json, const Location& 
             SchemaNode& node = part(object, SchemaKind::kCombined, keyword);
             CombinedRules rules{criterion, {}};
             for (std::size_t i = 0; i < it->size(); ++i)
-                rules.subschemas.push_back(child(object, keyword_path(keyword, std::to_string(i))));
+                rules.subschemas.push_back(
+                    child(object, keyword_path(keyword, std::to_string(i)), (*it)[i]));
             node.rules = std::move(rules);
             parts.push_back(&node);
         }
         if (json.contains("not")) {
             SchemaNode& node = part(object, SchemaKind::kNot, "not");
-            node.rules = NotRules{child(object, "/not")};
+            node.rules = NotRules{child(object, "/not", json.at("not"))};
             parts.push_back(&node);
         }
         if (auto it = json.find("const"); it != json.end() && draft != Draft::k4) {
@@ -239,7 +126,8 @@ const SchemaNode* GraphBuilder::build(const ordered_json& json, const Location& 
         node = &graph_.add(SchemaKind::kCombined);
         node->rules = CombinedRules{Criterion::kAllOf, {parts.begin(), parts.end()}};
     }
-    node->identity = object.text;
+    node->source = &json;
+    node->part = {};
     if (id != json.end() && id->is_string())
         node->id = id->get<std::string>();
     if (auto it = json.find("title"); it != json.end())
@@ -250,138 +138,10 @@ const SchemaNode* GraphBuilder::build(const ordered_json& json, const Location& 
         node->default_value = *it;
     // Build every subschema, definitions and unused keywords included, so that each $ref in
     // the document is resolved and checked.
-    for_each_subschema(json, draft, [&](const ordered_json&, const std::string& relative) {
-        child(object, relative);
+    for_each_subschema(json, draft, [&](const ordered_json& value, const std::string& relative) {
+        child(object, relative, value);
     });
     return node;
-}
-
-SchemaNode& GraphBuilder::string_part(ObjectBeingBuilt& object) {
-    consume(object, string_keywords());
-    SchemaNode& node = part(object, SchemaKind::kString, "string");
-    StringRules rules;
-    rules.min_length = count_of(object.json, "minLength");
-    rules.max_length = count_of(object.json, "maxLength");
-    if (auto it = object.json.find("pattern"); it != object.json.end())
-        rules.pattern = it->get<std::string>();
-    node.rules = std::move(rules);
-    return node;
-}
-
-SchemaNode& GraphBuilder::number_part(ObjectBeingBuilt& object, bool integer) {
-    consume(object, number_keywords());
-    SchemaNode& node = part(object, SchemaKind::kNumber, integer ? "integer" : "number");
-    NumberRules rules;
-    rules.minimum = number_of(object.json, "minimum");
-    rules.maximum = number_of(object.json, "maximum");
-    rules.exclusive_minimum = number_of(object.json, "exclusiveMinimum");  // absent if boolean
-    rules.exclusive_maximum = number_of(object.json, "exclusiveMaximum");
-    rules.multiple_of = number_of(object.json, "multipleOf");
-    rules.requires_integer = integer;
-    node.rules = rules;
-    return node;
-}
-
-SchemaNode& GraphBuilder::object_part(ObjectBeingBuilt& object) {
-    consume(object, object_keywords(object.draft));
-    SchemaNode& node = part(object, SchemaKind::kObject, "object");
-    ObjectRules rules;
-    const ordered_json& json = object.json;
-    if (auto it = json.find("properties"); it != json.end()) {
-        for (const auto& [name, value] : it->items())
-            rules.properties.emplace_back(name, child(object, keyword_path("properties", name)));
-    }
-    if (auto it = json.find("required"); it != json.end())
-        rules.required = strings_of(*it);
-    if (auto it = json.find("additionalProperties"); it != json.end()) {
-        if (it->is_boolean())
-            rules.permits_additional_properties = it->get<bool>();
-        else
-            rules.additional_properties = child(object, "/additionalProperties");
-    }
-    if (auto it = json.find("patternProperties"); it != json.end()) {
-        for (const auto& [pattern, value] : it->items())
-            rules.pattern_properties.emplace_back(
-                pattern, child(object, keyword_path("patternProperties", pattern)));
-    }
-    auto dependencies = [&](std::string_view keyword) {
-        auto it = json.find(keyword);
-        if (it == json.end() || (keyword != "dependencies" && object.draft < Draft::k2019_09))
-            return;
-        for (const auto& [name, value] : it->items()) {
-            if (value.is_array())
-                rules.property_dependencies.emplace_back(name, strings_of(value));
-            else
-                rules.schema_dependencies.emplace_back(name,
-                                                       child(object, keyword_path(keyword, name)));
-        }
-    };
-    dependencies("dependencies");
-    dependencies("dependentRequired");
-    dependencies("dependentSchemas");
-    rules.min_properties = count_of(json, "minProperties");
-    rules.max_properties = count_of(json, "maxProperties");
-    node.rules = std::move(rules);
-    return node;
-}
-
-SchemaNode& GraphBuilder::array_part(ObjectBeingBuilt& object) {
-    consume(object, array_keywords(object.draft));
-    SchemaNode& node = part(object, SchemaKind::kArray, "array");
-    ArrayRules rules;
-    const ordered_json& json = object.json;
-    auto additional = [&](std::string_view keyword) {
-        auto it = json.find(keyword);
-        if (it == json.end())
-            return;
-        if (it->is_boolean())
-            rules.permits_additional_items = it->get<bool>();
-        else
-            rules.additional_items = child(object, keyword_path(keyword));
-    };
-    auto items = json.find("items");
-    if (object.draft == Draft::k2020_12) {
-        // 2020-12 renamed the tuple form: prefixItems, then "items" for what follows. As in
-        // Confluent's translation, a boolean "items" says whether more items may come, with or
-        // without prefixItems; a schema is for every item, or for those after prefixItems.
-        auto prefix = json.find("prefixItems");
-        if (prefix != json.end()) {
-            for (std::size_t i = 0; i < prefix->size(); ++i)
-                rules.tuple_items.push_back(
-                    child(object, keyword_path("prefixItems", std::to_string(i))));
-        }
-        if (prefix != json.end() || (items != json.end() && items->is_boolean()))
-            additional("items");
-        else if (items != json.end())
-            rules.all_items = child(object, "/items");
-    } else {
-        if (items != json.end() && items->is_array()) {
-            for (std::size_t i = 0; i < items->size(); ++i)
-                rules.tuple_items.push_back(
-                    child(object, keyword_path("items", std::to_string(i))));
-        } else if (items != json.end()) {
-            rules.all_items = child(object, "/items");
-        }
-        additional("additionalItems");
-    }
-    rules.min_items = count_of(json, "minItems");
-    rules.max_items = count_of(json, "maxItems");
-    if (auto it = json.find("uniqueItems"); it != json.end())
-        rules.unique_items = it->get<bool>();
-    node.rules = std::move(rules);
-    return node;
-}
-
-SchemaNode& GraphBuilder::typed_part(ObjectBeingBuilt& object, const std::string& type) {
-    if (type == "string")
-        return string_part(object);
-    if (type == "integer" || type == "number")
-        return number_part(object, type == "integer");
-    if (type == "object")
-        return object_part(object);
-    if (type == "array")
-        return array_part(object);
-    return part(object, type == "null" ? SchemaKind::kNull : SchemaKind::kBoolean, type);
 }
 
 void GraphBuilder::check_reference_loops() {
@@ -399,11 +159,12 @@ void GraphBuilder::check_reference_loops() {
     }
 }
 
-}  // namespace
-
 std::variant<std::unique_ptr<SchemaGraph>, std::string> build_schema_graph(
     const std::vector<SchemaDocument>& documents) {
-    auto graph = std::make_unique<SchemaGraph>();
+    std::vector<std::shared_ptr<const ordered_json>> jsons;
+    for (const SchemaDocument& document : documents)
+        jsons.push_back(document.json);
+    auto graph = std::make_unique<SchemaGraph>(std::move(jsons));
     GraphBuilder builder(documents, *graph);
     if (std::string error = builder.run(); !error.empty())
         return "Invalid JSON Schema: " + error;

@@ -52,7 +52,7 @@ std::vector<const SchemaNode*> distinct(const std::vector<const SchemaNode*>& su
     for (const SchemaNode* subschema : subschemas) {
         bool seen = false;
         for (const SchemaNode* kept : out)
-            seen = seen || kept->identity == subschema->identity;
+            seen = seen || same_source(*kept, *subschema);
         if (!seen)
             out.push_back(subschema);
     }

@@ -25,18 +25,19 @@ std::variant<SchemaDocument, std::string> read_document(std::string_view text, s
     auto json = read_json(text);
     if (auto* error = std::get_if<std::string>(&json))
         return *error;
+    const ordered_json& value = std::get<ordered_json>(json);
+    if (!value.is_object() && !value.is_boolean())
+        return "a JSON Schema is an object or a boolean, not " +
+               std::string(value.is_array() ? "an " : "a ") + value.type_name();
     SchemaDocument document;
     document.name = std::move(name);
-    document.json = std::move(std::get<ordered_json>(json));
-    if (!document.json.is_object() && !document.json.is_boolean())
-        return "a JSON Schema is an object or a boolean, not " +
-               std::string(document.json.is_array() ? "an " : "a ") + document.json.type_name();
-    bool names_draft = document.json.is_object() && document.json.contains("$schema");
-    document.draft = names_draft ? draft_named_by(document.json) : default_draft;
+    bool names_draft = value.is_object() && value.contains("$schema");
+    document.draft = names_draft ? draft_named_by(value) : default_draft;
     document.registered_uri = reached_by;
-    document.base_uri = document_uri(document.json, document.draft, reached_by);
-    if (std::string error = check_document(document.json, document.draft); !error.empty())
+    document.base_uri = document_uri(value, document.draft, reached_by);
+    if (std::string error = check_document(value, document.draft); !error.empty())
         return error;
+    document.json = std::make_shared<const ordered_json>(std::move(std::get<ordered_json>(json)));
     return document;
 }
 

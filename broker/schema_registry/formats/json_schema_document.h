@@ -3,6 +3,7 @@
 // written in and the URI its relative "$ref"s and "$id"s resolve against.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -25,7 +26,8 @@ struct SchemaDocument {
     std::string base_uri;        // the document's URI: its "$id", or the name it is referenced by
     std::string registered_uri;  // for a reference, the URI a $ref names it by; else empty
     Draft draft = Draft::k7;
-    nlohmann::ordered_json json;
+    // Shared with the graph built from it, whose nodes point into it.
+    std::shared_ptr<const nlohmann::ordered_json> json;
 };
 
 // The text as JSON; why not (not JSON, nested too deep) otherwise. Trailing text after the JSON

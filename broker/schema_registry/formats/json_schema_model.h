@@ -16,8 +16,10 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -129,9 +131,10 @@ struct SchemaNode {
                  ConstRules, CombinedRules, NotRules, ReferenceRules>
         rules;
     // What makes two subschemas of one allOf/anyOf/oneOf the same, so that duplicates collapse
-    // as in Confluent: the subschema's JSON text, with the kind in front for the parts of a
-    // schema split by keyword group (they share one JSON object).
-    std::string identity;
+    // as in Confluent: the JSON the node was read from (owned by the graph), and for the parts
+    // of a schema object split by keyword group, which group (they share one JSON object).
+    const nlohmann::ordered_json* source = nullptr;
+    std::string_view part;
 
     template <typename Rules>
     const Rules& as() const {
@@ -139,9 +142,13 @@ struct SchemaNode {
     }
 };
 
-// Every node of one parsed schema and of the schemas it references.
+// Every node of one parsed schema and of the schemas it references, and the JSON documents
+// they were read from.
 class SchemaGraph {
   public:
+    explicit SchemaGraph(std::vector<std::shared_ptr<const nlohmann::ordered_json>> documents)
+        : documents_(std::move(documents)) {}
+
     SchemaNode& add(SchemaKind kind) {
         nodes_.emplace_back();
         nodes_.back().kind = kind;
@@ -152,9 +159,17 @@ class SchemaGraph {
     std::size_t size() const { return nodes_.size(); }
 
   private:
+    // Never changed once read: nodes point into them.
+    std::vector<std::shared_ptr<const nlohmann::ordered_json>> documents_;
     std::deque<SchemaNode> nodes_;  // a deque: adding never moves a node others point to
     const SchemaNode* root_ = nullptr;
 };
+
+// Whether two nodes were read from equal JSON (and are the same part of it).
+inline bool same_source(const SchemaNode& a, const SchemaNode& b) {
+    return a.part == b.part && a.source != nullptr && b.source != nullptr &&
+           (a.source == b.source || *a.source == *b.source);
+}
 
 // The node a $ref stands for, following chains of $refs; the node itself when it is not one.
 // The builder refuses chains that loop without reaching a schema, so this always ends.

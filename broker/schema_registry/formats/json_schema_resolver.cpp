@@ -37,7 +37,7 @@ void ReferenceResolver::index_document(std::size_t document) {
         if (!doc.name.starts_with("."))
             resources_.try_emplace("./" + doc.name, root);
     }
-    index_schema(doc.json, root, doc.base_uri, 0);
+    index_schema(*doc.json, root, doc.base_uri, 0);
 }
 
 void ReferenceResolver::index_schema(const ordered_json& schema, const Location& at,
@@ -112,7 +112,7 @@ std::string ReferenceResolver::base_at(const Location& location) const {
     auto tokens = parse_json_pointer(location.pointer);
     if (!tokens)
         return base;
-    const ordered_json* at = &doc.json;
+    const ordered_json* at = doc.json.get();
     for (const std::string& token : *tokens) {
         at = evaluate_json_pointer(*at, {token});
         if (at == nullptr)
@@ -127,8 +127,8 @@ std::string ReferenceResolver::base_at(const Location& location) const {
 const ordered_json& ReferenceResolver::value_at(const Location& location) const {
     const SchemaDocument& doc = documents_[location.document];
     auto tokens = parse_json_pointer(location.pointer);
-    const ordered_json* value = tokens ? evaluate_json_pointer(doc.json, *tokens) : nullptr;
-    return value != nullptr ? *value : doc.json;
+    const ordered_json* value = tokens ? evaluate_json_pointer(*doc.json, *tokens) : nullptr;
+    return value != nullptr ? *value : *doc.json;
 }
 
 }  // namespace skiff::schema_registry::json_schema
