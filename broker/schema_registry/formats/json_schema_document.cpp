@@ -71,7 +71,7 @@ std::variant<std::vector<SchemaDocument>, std::string> read_documents(
     documents.push_back(std::move(std::get<SchemaDocument>(root)));
     // Confluent registers each reference at its name resolved against the referring schema's
     // "$id", which is where a "$ref" written with that name lands too.
-    const std::string& root_uri = documents[0].base_uri;
+    const std::string root_uri = documents[0].base_uri;
     for (const ResolvedReference& reference : references) {
         auto document = read_document(reference.schema, reference.name,
                                       resolve_uri(root_uri, reference.name), documents[0].draft);
