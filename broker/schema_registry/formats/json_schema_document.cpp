@@ -54,7 +54,8 @@ std::variant<ordered_json, std::string> read_json(std::string_view text) {
     ordered_json json;
     try {
         json = ordered_json::parse(text.begin(), text.end(), measure);
-    } catch (const ordered_json::parse_error& e) {
+    } catch (const ordered_json::exception& e) {
+        // parse_error, and out_of_range for a number beyond a double (1e400).
         return std::string("the text is not JSON: ") + e.what();
     }
     if (deepest > kMaxNestingDepth)

@@ -61,6 +61,7 @@ TEST(JsonSchemaParse, RefusesTextThatIsNotJson) {
     EXPECT_NE(refusal(R"({'type': 'string'})").find("not JSON"), std::string::npos);
     EXPECT_NE(refusal(R"({"type": "string"} trailing)").find("not JSON"), std::string::npos);
     EXPECT_NE(refusal(R"({"a": 1,})").find("not JSON"), std::string::npos);
+    EXPECT_NE(refusal(R"({"maximum": 1e400})").find("number overflow"), std::string::npos);
 }
 
 TEST(JsonSchemaParse, RefusesJsonThatIsNotASchema) {
