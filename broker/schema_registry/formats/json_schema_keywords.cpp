@@ -129,10 +129,17 @@ std::string found(const ordered_json& value) {
            std::string(name);
 }
 
+// Why a pattern is not a regular expression; empty when it is, or may be. std::regex knows the
+// ECMAScript of 1999, so a pattern using what later ECMAScript or Java (which Confluent checks
+// patterns with) added is given the benefit of the doubt: Unicode classes (\p{L}), named groups,
+// lookbehind, inline flags. Broken syntax ("[a-z", "(") is still refused.
 std::string check_regex(std::string_view what, const std::string& pattern) {
     try {
         std::regex compiled(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
+    } catch (const std::regex_error&) {
+        static const std::regex later_syntax(R"(\\[pPk]\{|\\k<|\(\?<|\(\?[a-zA-Z-]+[:)])");
+        if (std::regex_search(pattern, later_syntax))
+            return {};
         return std::string(what) + " '" + pattern + "' is not a valid regular expression";
     }
     return {};

@@ -61,7 +61,9 @@ const SchemaNode* schema_for_undeclared(const ObjectRules& object, const std::st
             if (std::regex_search(name, std::regex(pattern, std::regex::ECMAScript)))
                 return schema;
         } catch (const std::regex_error&) {
-            // Patterns were checked when the schema was parsed; one failing now matches nothing.
+            // A pattern std::regex cannot compile (\p{L}, lookbehind: see check_regex in
+            // json_schema_keywords.cpp) matches no name here; the additionalProperties schema,
+            // if any, then decides.
         }
     }
     return object.additional_properties;

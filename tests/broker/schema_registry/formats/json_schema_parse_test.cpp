@@ -149,6 +149,11 @@ TEST(JsonSchemaParse, RefusesPatternsThatAreNotRegularExpressions) {
               std::string::npos);
     EXPECT_NE(refusal(R"({"patternProperties": {"(": {}}})").find("the key '('"),
               std::string::npos);
+    // What later ECMAScript and Java (Confluent's check) know is accepted, though std::regex
+    // does not know it.
+    expect_accepted(R"({"type": "string", "pattern": "^\\p{L}+$"})");
+    expect_accepted(R"json({"type": "string", "pattern": "^(?<year>\\d{4})-(?<!x)"})json");
+    expect_accepted(R"({"patternProperties": {"(?i)^x-": {}}})");
 }
 
 TEST(JsonSchemaParse, SaysWhereTheBadKeywordIs) {
