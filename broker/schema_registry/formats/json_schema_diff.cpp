@@ -121,10 +121,20 @@ void DiffContext::add_relative(const std::vector<Difference>& differences) {
     std::string prefix = path();
     for (const Difference& difference : differences) {
         if (path_.empty() || difference.path.size() <= 2)
-            differences_.push_back({difference.type, path_.empty() ? difference.path : prefix});
+            keep({difference.type, path_.empty() ? difference.path : prefix});
         else
-            differences_.push_back({difference.type, prefix + "/" + difference.path.substr(2)});
+            keep({difference.type, prefix + "/" + difference.path.substr(2)});
     }
+}
+
+void DiffContext::keep(Difference difference) {
+    if (differences_.size() < kMaxDifferences) {
+        differences_.push_back(std::move(difference));
+        return;
+    }
+    if (is_compatible(difference.type) || !compatible())
+        return;
+    differences_.back() = std::move(difference);  // all compatible so far: the verdict changes
 }
 
 bool DiffContext::compatible() const {
@@ -146,48 +156,41 @@ void compare(DiffContext& context, const SchemaNode* original, const SchemaNode*
     original = referred_schema(original);
     update = referred_schema(update);
 
-    DiffContext::Shared& shared = context.shared();
-    if (shared.gave_up)
-        return;
-    const DiffContext::NodePair pair{original, update};
-    if (auto it = shared.remembered.find(pair); it != shared.remembered.end()) {
-        context.add_relative(it->second);
-        return;
+    PairLedger& ledger = context.ledger();
+    const PairLedger::NodePair pair{original, update};
+    const std::vector<Difference>* known = nullptr;
+    switch (ledger.look_up(pair, &known)) {
+        case PairLedger::Next::kKnown:
+            context.add_relative(*known);
+            return;
+        case PairLedger::Next::kCycle:
+            return;
+        case PairLedger::Next::kGiveUp:
+            context.add(COMPATIBILITY_CHECK_TOO_COMPLEX);
+            return;
+        case PairLedger::Next::kCompare:
+            break;
     }
-    if (shared.in_progress.contains(pair)) {
-        ++shared.cycles;
-        return;
-    }
-    if (++shared.comparisons > kMaxComparisons || shared.depth >= kMaxDepth) {
-        shared.gave_up = true;
-        context.add(COMPATIBILITY_CHECK_TOO_COMPLEX);
-        return;
-    }
-
     // The pair is compared from an empty path, so that its differences can be remembered
     // relative to it and placed wherever the pair comes up.
-    shared.in_progress.insert(pair);
-    ++shared.depth;
-    std::size_t cycles_before = shared.cycles;
-    DiffContext pair_context(shared);
+    ledger.enter(pair);
+    DiffContext pair_context(ledger);
     compare_kinds(pair_context, original, update);
-    --shared.depth;
-    shared.in_progress.erase(pair);
-    if (shared.cycles == cycles_before && !shared.gave_up)
-        shared.remembered.emplace(pair, pair_context.differences());
+    ledger.leave(pair, pair_context.differences());
     context.add_relative(pair_context.differences());
 }
 
-std::vector<Difference> diff_schemas(const SchemaNode* writer, const SchemaNode* reader) {
-    DiffContext::Shared shared;
-    DiffContext context(shared);
+std::vector<Difference> diff_schemas(const SchemaNode* writer, const SchemaNode* reader,
+                                     DiffLimits limits) {
+    PairLedger ledger(limits);
+    DiffContext context(ledger);
     compare(context, writer, reader);
     std::vector<Difference> differences = context.differences();
     // Giving up inside a tried match leaves no trace once the match is dropped: say it here.
     bool reported = std::any_of(differences.begin(), differences.end(), [](const Difference& d) {
         return d.type == COMPATIBILITY_CHECK_TOO_COMPLEX;
     });
-    if (shared.gave_up && !reported)
+    if (ledger.gave_up() && !reported)
         differences.push_back({COMPATIBILITY_CHECK_TOO_COMPLEX, "#/"});
     return differences;
 }

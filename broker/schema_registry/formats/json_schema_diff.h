@@ -11,13 +11,15 @@
 
 #include <vector>
 
+#include "broker/schema_registry/formats/json_schema_diff_ledger.h"
 #include "broker/schema_registry/formats/json_schema_difference.h"
 #include "broker/schema_registry/formats/json_schema_model.h"
 
 namespace skiff::schema_registry::json_schema {
 
 // Every difference, compatible or not, between the schema data was written with (`writer`) and
-// the one reading it (`reader`).
-std::vector<Difference> diff_schemas(const SchemaNode* writer, const SchemaNode* reader);
+// the one reading it (`reader`). The limits bound its cost (json_schema_diff_ledger.h).
+std::vector<Difference> diff_schemas(const SchemaNode* writer, const SchemaNode* reader,
+                                     DiffLimits limits = {});
 
 }  // namespace skiff::schema_registry::json_schema

@@ -4,57 +4,41 @@
 //
 // A DiffContext collects differences at a JSON path. A subcontext starts at the same path with
 // no differences; the comparison uses one to try a match (a subschema of a oneOf against each of
-// the other schema's) and keeps its differences only if the match is compatible.
+// the other schema's) and keeps its differences only if the match is compatible. All contexts of
+// one comparison share one PairLedger (json_schema_diff_ledger.h), which keeps it finite and
+// cheap.
 //
-// What all contexts of one comparison share bounds its cost:
-// - a pair of nodes already being compared further up is a cycle (recursive schemas); it counts
-//   as compatible there, as in Confluent, which keeps the comparison finite;
-// - the differences of a pair are remembered, relative to the pair, and reused wherever the pair
-//   comes up again (oneOf against oneOf compares every subschema with every other, and that
-//   multiplies down nested combinations); a result that relied on a cycle counting as
-//   compatible is not remembered, since it holds only under that cycle;
-// - past kMaxComparisons pairs or kMaxDepth nested pairs the comparison gives up and reports
-//   COMPATIBILITY_CHECK_TOO_COMPLEX, which refuses the change: a broker thread must not spend
-//   minutes or its whole stack on one registration, and accepting an unchecked change is worse
-//   than asking for a simpler one.
+// A context keeps at most kMaxDifferences differences. The same subschema reached by several
+// paths (three oneOf branches all leading to one definition, at every level of a recursion)
+// reports its differences once per path, and that multiplies; past the bound, compatible
+// differences are dropped and an incompatible one is kept in place of one, so the verdict is
+// never lost, only the repetition.
 #pragma once
 
 #include <cstddef>
-#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "broker/schema_registry/formats/json_schema_diff_ledger.h"
 #include "broker/schema_registry/formats/json_schema_difference.h"
 #include "broker/schema_registry/formats/json_schema_model.h"
 
 namespace skiff::schema_registry::json_schema {
 
-inline constexpr std::size_t kMaxComparisons = 1'000'000;
-inline constexpr int kMaxDepth = 400;
+inline constexpr std::size_t kMaxDifferences = 1000;
 
 class DiffContext {
   public:
-    using NodePair = std::pair<const SchemaNode*, const SchemaNode*>;
-    struct Shared {
-        std::set<NodePair> in_progress;
-        std::map<NodePair, std::vector<Difference>> remembered;
-        std::size_t cycles = 0;  // how many times a pair in progress counted as compatible
-        std::size_t comparisons = 0;
-        int depth = 0;
-        bool gave_up = false;
-    };
-
-    explicit DiffContext(Shared& shared) : shared_(&shared) {}
+    explicit DiffContext(PairLedger& ledger) : ledger_(&ledger) {}
 
     DiffContext subcontext() const {
-        DiffContext sub(*shared_);
+        DiffContext sub(*ledger_);
         sub.path_ = path_;
         return sub;
     }
-    Shared& shared() { return *shared_; }
+    PairLedger& ledger() { return *ledger_; }
 
     // Adds a path segment ("properties/age", "allOf/1") for as long as the scope lives.
     class PathScope {
@@ -72,13 +56,14 @@ class DiffContext {
     PathScope enter(std::string segment) { return PathScope(*this, std::move(segment)); }
 
     std::string path() const;
-    void add(DifferenceType type) { differences_.push_back({type, path()}); }
+    void add(DifferenceType type) { keep({type, path()}); }
     void add(const std::string& keyword, DifferenceType type) {
         PathScope scope(*this, keyword);
         add(type);
     }
     void add_all(const std::vector<Difference>& differences) {
-        differences_.insert(differences_.end(), differences.begin(), differences.end());
+        for (const Difference& difference : differences)
+            keep(difference);
     }
     // Adds differences whose paths are relative to the current path ("#/" being the path
     // itself), as a remembered pair's are.
@@ -88,7 +73,9 @@ class DiffContext {
     const std::vector<Difference>& differences() const { return differences_; }
 
   private:
-    Shared* shared_;
+    void keep(Difference difference);
+
+    PairLedger* ledger_;
     std::vector<std::string> path_;
     std::vector<Difference> differences_;
 };

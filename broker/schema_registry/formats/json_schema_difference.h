@@ -126,7 +126,7 @@ namespace skiff::schema_registry::json_schema {
     X(COMBINED_TYPE_SUBSCHEMAS_CHANGED, false)                             \
     X(NOT_TYPE_EXTENDED, false)                                            \
     X(NOT_TYPE_NARROWED, true)                                             \
-    /* skiff's own: the check gave up (see json_schema_diff_context.h) */  \
+    /* skiff's own: the check gave up (see json_schema_diff_ledger.h) */   \
     X(COMPATIBILITY_CHECK_TOO_COMPLEX, false)
 
 enum class DifferenceType {
