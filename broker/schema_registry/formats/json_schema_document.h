@@ -30,6 +30,11 @@ struct SchemaDocument {
     std::shared_ptr<const nlohmann::ordered_json> json;
 };
 
+// The draft "$schema" names: drafts 4, 6 and 7 by prefix as Everit matches them, 2019-09 and
+// 2020-12 exactly (with or without a final '#') as Confluent does; anything else is draft 7.
+Draft draft_named_by(const nlohmann::ordered_json& schema);
+std::string_view id_keyword(Draft draft);  // "id" in draft 4, "$id" after
+
 // The text as JSON; why not (not JSON, nested too deep) otherwise. Trailing text after the JSON
 // value is refused too.
 std::variant<nlohmann::ordered_json, std::string> read_json(std::string_view text);

@@ -296,38 +296,6 @@ constexpr std::array<std::string_view, 11> kObjectKeywords2019 = {
 
 }  // namespace
 
-Draft draft_named_by(const ordered_json& schema) {
-    if (!schema.is_object())
-        return Draft::k7;
-    auto it = schema.find("$schema");
-    if (it == schema.end() || !it->is_string())
-        return Draft::k7;
-    std::string url = it->get<std::string>();
-    if (!url.empty() && url.back() == '#')
-        url.pop_back();
-    auto named = [&](std::string_view path) {
-        return url == "http://json-schema.org/" + std::string(path) ||
-               url == "https://json-schema.org/" + std::string(path);
-    };
-    if (named("draft/2020-12/schema"))
-        return Draft::k2020_12;
-    if (named("draft/2019-09/schema"))
-        return Draft::k2019_09;
-    auto prefixed = [&](std::string_view path) {
-        return url.starts_with("http://json-schema.org/" + std::string(path)) ||
-               url.starts_with("https://json-schema.org/" + std::string(path));
-    };
-    if (prefixed("draft-04/schema"))
-        return Draft::k4;
-    if (prefixed("draft-06/schema"))
-        return Draft::k6;
-    return Draft::k7;
-}
-
-std::string_view id_keyword(Draft draft) {
-    return draft == Draft::k4 ? "id" : "$id";
-}
-
 std::span<const std::string_view> string_keywords() {
     return kStringKeywords;
 }

@@ -16,11 +16,6 @@
 
 namespace skiff::schema_registry::json_schema {
 
-// The draft "$schema" names: drafts 4, 6 and 7 by prefix as Everit matches them, 2019-09 and
-// 2020-12 exactly (with or without a final '#') as Confluent does; anything else is draft 7.
-Draft draft_named_by(const nlohmann::ordered_json& schema);
-std::string_view id_keyword(Draft draft);  // "id" in draft 4, "$id" after
-
 // Keyword groups: a schema object with keywords of several groups is split into one schema per
 // group, joined by allOf (see json_schema_model.h).
 std::span<const std::string_view> string_keywords();
