@@ -470,7 +470,14 @@ test_image() {
   grep -q '^{"id":1}$' "$work/registry.out" || fail "registration answered $(cat "$work/registry.out")"
   curl -sf "http://$registry/schemas/ids/1" >"$work/registry.out" || fail "GET /schemas/ids/1"
   grep -q '"name":"R"' "$work/registry.out" || fail "GET /schemas/ids/1 answered $(cat "$work/registry.out")"
-  say "the schema registry registered a schema and served it by id"
+  # A Protobuf schema importing a well-known type: the generated files libprotobuf carries must be
+  # linked into the static binary (they were not, once).
+  curl -sf -X POST -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
+    --data '{"schemaType":"PROTOBUF","schema":"syntax = \"proto3\";\nimport \"google/protobuf/timestamp.proto\";\nmessage M { google.protobuf.Timestamp at = 1; }"}' \
+    "http://$registry/subjects/image-proto-value/versions" >"$work/registry.out" ||
+    fail "POST of a Protobuf schema importing google/protobuf/timestamp.proto: $(cat "$work/registry.out")"
+  grep -q '^{"id":2}$' "$work/registry.out" || fail "Protobuf registration answered $(cat "$work/registry.out")"
+  say "the schema registry registered an Avro and a Protobuf schema and served them by id"
 
   rc="$(run_health)"
   [ "$rc" = 0 ] || {

@@ -129,12 +129,11 @@ BrokerProcess::~BrokerProcess() {
 void BrokerProcess::start() {
     if (pid_ > 0)
         throw std::logic_error("BrokerProcess::start: already running (the constructor starts it)");
-    std::vector<std::string> args = {SKIFF_BINARY, "--override",
-                                     "listeners=PLAINTEXT://127.0.0.1:0", "--override",
-                                     "log.dirs=" + data_dir_.string(),
-                                     // Brokers started in parallel never race for port 9649.
-                                     "--override", "metrics.listener=", "--override",
-                                     "schema.registry.listeners="};
+    std::vector<std::string> args = {
+        SKIFF_BINARY, "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override",
+        "log.dirs=" + data_dir_.string(),
+        // Brokers started in parallel never race for port 9649.
+        "--override", "metrics.listener=", "--override", "schema.registry.listeners="};
     for (const auto& o : overrides_) {
         args.push_back("--override");
         args.push_back(o);
