@@ -133,32 +133,32 @@ HttpServer::~HttpServer() {
 }
 
 void HttpServer::accept() {
-    acceptor_.async_accept(
-        asio::make_strand(io_), [this](std::error_code ec, asio::ip::tcp::socket socket) {
-            if (ec == asio::error::operation_aborted || !acceptor_.is_open())
-                return;
-            if (!ec) {
-                if (open_.load() >= options_.max_connections) {
-                    std::error_code ignored;
-                    socket.close(ignored);  // a flood of HTTP clients: the newest go away at once
-                } else {
-                    ++open_;
-                    auto ex = socket.get_executor();
-                    asio::co_spawn(ex, serve(std::move(socket)), [this](std::exception_ptr e) {
-                        --open_;
-                        if (!e)
-                            return;
-                        try {
-                            std::rethrow_exception(e);
-                        } catch (const std::exception& failure) {
-                            spdlog::warn("{}: a connection failed: {}", options_.setting,
-                                         failure.what());
-                        }
-                    });
-                }
+    acceptor_.async_accept(asio::make_strand(io_), [this](std::error_code ec,
+                                                          asio::ip::tcp::socket socket) {
+        if (ec == asio::error::operation_aborted || !acceptor_.is_open())
+            return;
+        if (!ec) {
+            if (open_.load() >= options_.max_connections) {
+                std::error_code ignored;
+                socket.close(ignored);  // a flood of HTTP clients: the newest go away at once
+            } else {
+                ++open_;
+                auto ex = socket.get_executor();
+                asio::co_spawn(ex, serve(std::move(socket)), [this](const std::exception_ptr& e) {
+                    --open_;
+                    if (!e)
+                        return;
+                    try {
+                        std::rethrow_exception(e);
+                    } catch (const std::exception& failure) {
+                        spdlog::warn("{}: a connection failed: {}", options_.setting,
+                                     failure.what());
+                    }
+                });
             }
-            accept();
-        });
+        }
+        accept();
+    });
 }
 
 asio::awaitable<void> HttpServer::serve(asio::ip::tcp::socket socket) {

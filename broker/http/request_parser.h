@@ -19,8 +19,8 @@
 namespace skiff::broker::http {
 
 struct ParserLimits {
-    size_t max_head_bytes = 16 * 1024;
-    size_t max_body_bytes = 1024 * 1024;
+    size_t max_head_bytes = size_t{16} * 1024;
+    size_t max_body_bytes = size_t{1024} * 1024;
 };
 
 class RequestParser {

@@ -64,7 +64,7 @@ std::unique_ptr<http::HttpServer> RegistryEndpoint::serve(
     options.threads = settings_.threads;
     options.max_connections = 256;
     options.limits.max_body_bytes = settings_.max_request_bytes;
-    options.limits.max_head_bytes = 16 * 1024;
+    options.limits.max_head_bytes = size_t{16} * 1024;
     options.deadline = std::chrono::seconds(30);
     options.refusal = [](int status, const std::string& why) { return json(status, status, why); };
     if (listener.name == "HTTPS")

@@ -19,7 +19,7 @@ namespace skiff::broker::schema_registry_service {
 
 struct EndpointSettings {
     bool basic_auth = false;
-    size_t max_request_bytes = 4 << 20;
+    size_t max_request_bytes = size_t{4} << 20;
     size_t threads = 4;  // handlers may wait for _schemas' fsync: several run at once
 };
 
