@@ -282,6 +282,7 @@ class NodeSchemaRegistryTest(unittest.TestCase):
         from confluent_kafka.schema_registry.json_schema import JSONSerializer
         from confluent_kafka.serialization import MessageField, SerializationContext
         sr = SchemaRegistryClient({"url": self.url})
+        self.addCleanup(sr.__exit__)  # its HTTP session
         ser = JSONSerializer(json.dumps(JSON_SCHEMA), sr)
         p = Producer({"bootstrap.servers": self.broker.bootstrap, "enable.idempotence": True})
         for v in records:
@@ -305,7 +306,8 @@ class NodeSchemaRegistryTest(unittest.TestCase):
         from confluent_kafka.serialization import MessageField, SerializationContext
         # confluent-kafka 1.7's JSONDeserializer takes its schema from the caller: the one the
         # records' id names in the registry.
-        schema = SchemaRegistryClient({"url": self.url}).get_schema(schema_id)
+        with SchemaRegistryClient({"url": self.url}) as sr:
+            schema = sr.get_schema(schema_id)
         self.assertEqual((schema.schema_type, json.loads(schema.schema_str)), ("JSON", JSON_SCHEMA))
         de = JSONDeserializer(schema.schema_str)
         return [de(v, SerializationContext(topic, MessageField.VALUE)) for v in values]
@@ -351,6 +353,7 @@ class NodeSchemaRegistryTest(unittest.TestCase):
         topic = "py-to-node-protobuf"
         self.create_topic(topic)
         sr = SchemaRegistryClient({"url": self.url})
+        self.addCleanup(sr.__exit__)  # its HTTP session
         # It registers google/protobuf/timestamp.proto as a reference, under its own subject.
         ser = ProtobufSerializer(module.Trade, sr)
         p = Producer({"bootstrap.servers": self.broker.bootstrap, "enable.idempotence": True})
