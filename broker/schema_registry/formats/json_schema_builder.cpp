@@ -162,6 +162,7 @@ void GraphBuilder::check_reference_loops() {
 std::variant<std::unique_ptr<SchemaGraph>, std::string> build_schema_graph(
     const std::vector<SchemaDocument>& documents) {
     std::vector<std::shared_ptr<const ordered_json>> jsons;
+    jsons.reserve(documents.size());
     for (const SchemaDocument& document : documents)
         jsons.push_back(document.json);
     auto graph = std::make_unique<SchemaGraph>(std::move(jsons));

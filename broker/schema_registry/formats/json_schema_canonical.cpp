@@ -11,12 +11,21 @@
 namespace skiff::schema_registry::json_schema {
 namespace {
 
+struct WrittenMember;
+
 // A JSON value with its scalars already written as Jackson writes them.
 struct WrittenValue {
     enum class Shape { kScalar, kObject, kArray } shape = Shape::kScalar;
     std::string scalar;
-    std::vector<std::pair<std::string, WrittenValue>> members;
+    std::vector<WrittenMember> members;
     std::vector<WrittenValue> items;
+};
+
+// An object's member, name and value: a type of its own, since a std::pair holding the still
+// incomplete WrittenValue is not allowed (clang refuses it; GCC let it through).
+struct WrittenMember {
+    std::string first;
+    WrittenValue second;
 };
 
 // Jackson's string escaping: '"', '\' and the control characters, the common ones by their short
@@ -140,7 +149,7 @@ class TreeWriter : public nlohmann::json_sax<nlohmann::json> {
         Open& object = open_.back();
         auto [it, added] = object.index.try_emplace(name, object.value->members.size());
         if (added)
-            object.value->members.emplace_back(name, WrittenValue{});
+            object.value->members.push_back(WrittenMember{name, WrittenValue{}});
         // A repeated key keeps its first place and takes the new value, as in Jackson's tree.
         next_ = &object.value->members[it->second].second;
         return true;

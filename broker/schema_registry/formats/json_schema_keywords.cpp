@@ -233,11 +233,15 @@ std::string check_shape(const Keyword& keyword, const ordered_json& value, Draft
                 return name + " must be an object of schemas" + found(value);
             for (const auto& [key, item] : value.items()) {
                 if (!is_schema(item))
-                    return name + " must hold schemas (objects or booleans), found " + item.dump() +
-                           " for '" + key + "'";
+                    return std::string(name)
+                        .append(" must hold schemas (objects or booleans), found ")
+                        .append(item.dump())
+                        .append(" for '")
+                        .append(key)
+                        .append("'");
                 if (keyword.shape == Shape::kPatternSchemaMap) {
                     if (std::string error = check_regex("the key", key); !error.empty())
-                        return name + ": " + error;
+                        return std::string(name).append(": ").append(error);
                 }
             }
             return "";
@@ -249,9 +253,13 @@ std::string check_shape(const Keyword& keyword, const ordered_json& value, Draft
                 bool names = item.is_array() && std::all_of(item.begin(), item.end(),
                                                             [](auto& i) { return i.is_string(); });
                 if (!names && !(keyword.shape == Shape::kDependencies && is_schema(item)))
-                    return name + " must map '" + key + "' to " +
-                           (keyword.shape == Shape::kDependencies ? "a schema or " : "") +
-                           "an array of property names, found " + item.dump();
+                    return std::string(name)
+                        .append(" must map '")
+                        .append(key)
+                        .append("' to ")
+                        .append(keyword.shape == Shape::kDependencies ? "a schema or " : "")
+                        .append("an array of property names, found ")
+                        .append(item.dump());
             }
             return "";
     }

@@ -38,6 +38,7 @@ bool is_required(const ObjectRules& object, const std::string& name) {
 template <typename Entries>
 std::vector<std::string> names_of_both(const Entries& original, const Entries& update) {
     std::vector<std::string> names;
+    names.reserve(original.size() + update.size());
     for (const auto& [name, value] : original)
         names.push_back(name);
     for (const auto& [name, value] : update) {

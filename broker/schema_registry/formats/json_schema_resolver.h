@@ -26,7 +26,8 @@ namespace skiff::schema_registry::json_schema {
 struct Location {
     std::size_t document = 0;
     std::string pointer;
-    auto operator<=>(const Location&) const = default;
+    // clang-tidy 14 takes the `<=> 0` a defaulted operator<=> is rewritten to for a null pointer.
+    auto operator<=>(const Location&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 class ReferenceResolver {

@@ -59,9 +59,7 @@ std::string remove_dot_segments(std::string_view input) {
     while (!input.empty()) {
         if (input.substr(0, 3) == "../") {
             input.remove_prefix(3);
-        } else if (input.substr(0, 2) == "./") {
-            input.remove_prefix(2);
-        } else if (input.substr(0, 3) == "/./") {
+        } else if (input.substr(0, 2) == "./" || input.substr(0, 3) == "/./") {
             input.remove_prefix(2);
         } else if (input == "/.") {
             input = "/";

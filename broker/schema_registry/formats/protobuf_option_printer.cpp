@@ -85,8 +85,9 @@ std::vector<std::string> option_assignments(const gp::Message& options,
     std::stable_sort(named.begin(), named.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> assignments;
+    assignments.reserve(named.size());
     for (auto& [name, value] : named)
-        assignments.push_back(name + " = " + value);
+        assignments.push_back(name.append(" = ").append(value));
     return assignments;
 }
 

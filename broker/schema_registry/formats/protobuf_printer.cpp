@@ -81,6 +81,9 @@ class SchemaPrinter {
         std::vector<std::string> plain;
         std::vector<std::string> public_ones;
         std::vector<std::string> weak;
+        plain.reserve(static_cast<size_t>(file_.dependency_count()));
+        public_ones.reserve(static_cast<size_t>(file_.public_dependency_count()));
+        weak.reserve(static_cast<size_t>(file_.weak_dependency_count()));
         for (int i = 0; i < file_.dependency_count(); ++i)
             plain.push_back(file_.dependency(i)->name());
         for (int i = 0; i < file_.public_dependency_count(); ++i)
@@ -237,6 +240,7 @@ class SchemaPrinter {
                                                           gp::FieldDescriptor::kMaxNumber)});
         }
         std::vector<std::string> names;
+        names.reserve(static_cast<size_t>(message.reserved_name_count()));
         for (int i = 0; i < message.reserved_name_count(); ++i)
             names.push_back(message.reserved_name(i));
 
@@ -249,6 +253,7 @@ class SchemaPrinter {
 
         std::string oneofs;
         std::vector<const gp::OneofDescriptor*> real_oneofs;
+        real_oneofs.reserve(static_cast<size_t>(message.real_oneof_decl_count()));
         for (int i = 0; i < message.real_oneof_decl_count(); ++i)
             real_oneofs.push_back(message.oneof_decl(i));
         if (normalize_)
@@ -334,6 +339,7 @@ class SchemaPrinter {
             numbers.push_back({range->start, number_range(range->start, range->end, 0x7fffffff)});
         }
         std::vector<std::string> names;
+        names.reserve(static_cast<size_t>(type.reserved_name_count()));
         for (int i = 0; i < type.reserved_name_count(); ++i)
             names.push_back(type.reserved_name(i));
         auto by_number = [&](int i) { return type.value(i)->number(); };
