@@ -469,7 +469,7 @@ test_image() {
     fail "POST /subjects/image-test-value/versions on $registry"
   grep -q '^{"id":1}$' "$work/registry.out" || fail "registration answered $(cat "$work/registry.out")"
   curl -sf "http://$registry/schemas/ids/1" >"$work/registry.out" || fail "GET /schemas/ids/1"
-  grep -q '"name":"R"' "$work/registry.out" || fail "GET /schemas/ids/1 answered $(cat "$work/registry.out")"
+  grep -qF '\"name\":\"R\"' "$work/registry.out" || fail "GET /schemas/ids/1 answered $(cat "$work/registry.out")"
   # A Protobuf schema importing a well-known type: the generated files libprotobuf carries must be
   # linked into the static binary (they were not, once).
   curl -sf -X POST -H 'Content-Type: application/vnd.schemaregistry.v1+json' \
@@ -521,7 +521,7 @@ test_image() {
   [ "$got" = "$expected" ] || fail "after restart consumed $(printf '%q' "$got"), expected $(printf '%q' "$expected")"
   say "a restarted container on the same host path serves the same 3 records"
   curl -sf "http://$registry/schemas/ids/1" >"$work/registry.out" &&
-    grep -q '"name":"R"' "$work/registry.out" || fail "after restart, GET /schemas/ids/1"
+    grep -qF '\"name\":\"R\"' "$work/registry.out" || fail "after restart, GET /schemas/ids/1"
   say "and the schema registered before the restart"
   stop_broker "$work/$name-broker2.log"
 }

@@ -385,6 +385,23 @@ if [ -n "$retry" ]; then
   mkdir -p "$out"
   round=0
   run_phase "$retry" --only "$retry" "" "${runner_args[@]}" -p1 || true
+  # The timing tests bound the client's own wall clock (0055: at least 10 broker-thread wakeups
+  # for 10 messages sent one by one), which a loaded 2-core machine misses more often than once
+  # in a run: .ci/run's lint and sanitizer build run beside the rounds. Failed again on retry,
+  # such a test gets one more run, alone, in retry2 (seen: 0055 "8 broker wakeups" in the first
+  # run and its retry of the cold .ci/run of 2026-12-05 23:56, both under that load).
+  again=""
+  for t in $("$py" "$here/summarize.py" retry "$out" "$here/flaky.txt"); do
+    case " $timing_tests " in *" $t "*) again="$again $t" ;; esac
+  done
+  again=${again# }
+  if [ -n "$again" ]; then
+    echo "run.sh: retrying the timing tests once more: $again"
+    out=$main_out/retry2
+    mkdir -p "$out"
+    round=0
+    run_phase "$again" --only "$again" "" "${runner_args[@]}" -p1 || true
+  fi
   out=$main_out
 fi
 echo "run.sh: ran for $(($(date +%s) - start))s"
