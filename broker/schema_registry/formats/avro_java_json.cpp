@@ -1,5 +1,7 @@
 #include "broker/schema_registry/formats/avro_java_json.h"
 
+#include "broker/schema_registry/formats/jackson_string.h"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -8,8 +10,6 @@
 
 namespace skiff::schema_registry::avro {
 namespace {
-
-constexpr char kUpperHex[] = "0123456789ABCDEF";
 
 // Java's Double.toString and Float.toString share one layout, given the shortest digits that
 // read back to the same value: plain decimal for magnitudes in [1e-3, 1e7), otherwise
@@ -50,42 +50,7 @@ void append_java_decimal(std::string& out, bool negative, std::string_view digit
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view text) {
-    out += '"';
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            default:
-                if (byte < 0x20) {
-                    out += "\\u00";
-                    out += kUpperHex[byte >> 4];
-                    out += kUpperHex[byte & 0xF];
-                } else {
-                    out += c;
-                }
-        }
-    }
-    out += '"';
+    append_jackson_string(out, text);
 }
 
 std::string json_string(std::string_view text) {

@@ -1,5 +1,7 @@
 #include "broker/schema_registry/formats/json_schema_canonical.h"
 
+#include "broker/schema_registry/formats/jackson_string.h"
+
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
@@ -28,46 +30,10 @@ struct WrittenMember {
     WrittenValue second;
 };
 
-// Jackson's string escaping: '"', '\' and the control characters, the common ones by their short
-// escapes and the others as \u00XX with upper-case hex; everything else as is (UTF-8).
+// Jackson's string escaping (jackson_string.h).
 std::string json_quoted(std::string_view text) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    std::string out = "\"";
-    for (char c : text) {
-        auto byte = static_cast<unsigned char>(c);
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (byte < 0x20) {
-                    out += "\\u00";
-                    out.push_back(kHex[byte >> 4]);
-                    out.push_back(kHex[byte & 0xF]);
-                } else {
-                    out.push_back(c);
-                }
-        }
-    }
-    out.push_back('"');
+    std::string out;
+    append_jackson_string(out, text);
     return out;
 }
 
