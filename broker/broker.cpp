@@ -67,6 +67,11 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     open_groups();
     open_transactions();
     open_schema_registry();
+    if (auto error = emulation_.set(config_.emulate_kafka_version))
+        throw std::runtime_error("emulate.kafka.version: " + *error);
+    if (config_.control_api_enable)
+        control_ = std::make_unique<control::ControlPlane>(
+            static_cast<size_t>(config_.control_api_capture_requests));
 }
 
 void Broker::open_groups() {

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "broker/control/control_plane.h"
+#include "broker/control/version_emulation.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/group/offset_store.h"
 #include "broker/metrics/connection_metrics.h"
@@ -56,6 +58,11 @@ class Broker {
     // The schema registry's state (its HTTP side is the Server's), or null when
     // schema.registry.listeners is empty (docs/schema-registry.md).
     schema_registry::Registry* schema_registry() { return schema_registry_.get(); }
+    // The test-control API's state (docs/control-api.md), or null when control.api.enable is
+    // off: then the request path does nothing of it.
+    control::ControlPlane* control() { return control_.get(); }
+    // emulate.kafka.version: the Apache Kafka release whose ApiVersions skiff answers with.
+    control::VersionEmulation& emulation() { return emulation_; }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
     DynamicBrokerConfigs& dynamic_configs() { return *dynamic_configs_; }
 
@@ -96,6 +103,8 @@ class Broker {
     // In the compacted _schemas topic; the registry writes through it, so it outlives it.
     std::unique_ptr<schema_registry_service::SchemasTopic> schemas_topic_;
     std::unique_ptr<schema_registry::Registry> schema_registry_;
+    std::unique_ptr<control::ControlPlane> control_;
+    control::VersionEmulation emulation_;
 };
 
 }  // namespace skiff::broker

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "broker/broker.h"
+#include "broker/control/request_hook.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/security/sasl_session.h"
@@ -14,7 +15,24 @@
 namespace skiff::broker {
 namespace {
 
-// Adapts a typed handler to the router's byte-level signature: decode, handle, encode.
+// The common tail of every route: error codes counted for the metrics, then the response
+// encoded (unless the handler suppressed it: acks=0).
+template <class Response>
+RouteOutcome finish(RequestContext& ctx, const Response& response, int16_t version,
+                    protocol::OutBuffer& out) {
+    // Error codes by API for the metrics: a walk over the response's topics and partitions.
+    auto& metrics = ctx.broker.request_metrics();
+    protocol::for_each_error_code(response, version, [&](protocol::ErrorCode code) {
+        metrics.count_error(ctx.header.api_key, code);
+    });
+    if (ctx.suppress_response)
+        return RouteOutcome{false, std::nullopt};
+    protocol::encode_response(response, version, ctx.header.correlation_id, out);
+    return RouteOutcome{true, std::nullopt};
+}
+
+// Adapts a typed handler to the router's byte-level signature: decode, handle, encode. With the
+// test-control API on, the handler is called through it (control/request_hook.h).
 template <class Request, class Response,
           asio::awaitable<Response> (*Handle)(RequestContext&, const Request&)>
 asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::byte> body,
@@ -23,16 +41,27 @@ asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::by
         protocol::decode_message<Request>(body, version, protocol::TrailingBytes::ignore);
     if (!request)
         co_return RouteOutcome{false, std::move(request.error())};
+    if constexpr (std::is_same_v<Request, protocol::ProduceRequest>) {
+        // Kafka 4.x advertises Produce from v0 and answers v0-2 UNSUPPORTED_VERSION per
+        // partition (KAFKA-18659); so does skiff emulating it.
+        if (const auto* e = ctx.broker.emulation().current();
+            e && version < e->produce_min_accepted) [[unlikely]] {
+            control::Fired everything;
+            everything.error = protocol::ErrorCode::unsupported_version;
+            auto split = control::split_produce(*request, everything);
+            ctx.suppress_response = request->acks == 0;
+            co_return finish(ctx, split.refused, version, out);
+        }
+    }
+    if (auto* control = ctx.broker.control()) [[unlikely]] {
+        auto response = co_await control::handle_under_control<Request, Response, Handle>(
+            *control, ctx, *request, version);
+        if (!response)
+            co_return RouteOutcome{false, std::nullopt};
+        co_return finish(ctx, *response, version, out);
+    }
     Response response = co_await Handle(ctx, *request);
-    // Error codes by API for the metrics: a walk over the response's topics and partitions.
-    auto& metrics = ctx.broker.request_metrics();
-    protocol::for_each_error_code(response, version, [&](protocol::ErrorCode code) {
-        metrics.count_error(ctx.header.api_key, code);
-    });
-    if (ctx.suppress_response)
-        co_return RouteOutcome{false, std::nullopt};
-    protocol::encode_response(response, version, ctx.header.correlation_id, out);
-    co_return RouteOutcome{true, std::nullopt};
+    co_return finish(ctx, response, version, out);
 }
 
 // What a session may send: before SASL authentication completes only ApiVersions and the SASL
@@ -105,11 +134,15 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     }
     const auto& header = decoded->header;
     const auto* api = protocol::find_api(header.api_key);
-    const bool version_ok = api && api->supports(header.api_version);
+    // emulate.kafka.version: the release's versions, within skiff's (control/version_emulation.h).
+    const auto* emulated = broker.emulation().current();
+    const bool version_ok = api && api->supports(header.api_version) &&
+                            (!emulated || emulated->allows(header.api_key, header.api_version));
     if (!version_ok && header.api_key == static_cast<int16_t>(protocol::ApiKey::api_versions)) {
         // Clients probe with their newest ApiVersions; the v0 answer with error 35 tells them
         // which versions to retry with.
-        protocol::encode_api_versions_unsupported(header.correlation_id, out);
+        protocol::encode_api_versions_unsupported(header.correlation_id, out,
+                                                  emulated ? &emulated->advertised : nullptr);
         co_return Result::respond;
     }
     if (!api) {
@@ -119,10 +152,16 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
         co_return Result::close;
     }
     if (!version_ok) {
-        log.log(spdlog::level::warn, "request:unsupported-version",
-                "connection {}: {} version {} is not supported (supported {}-{}); closing", peer,
-                protocol::api_name(api->key), header.api_version, api->min_version,
-                api->max_version);
+        if (emulated)
+            log.log(spdlog::level::warn, "request:unsupported-version",
+                    "connection {}: {} version {} is not served by Apache Kafka {} (emulated); "
+                    "closing",
+                    peer, protocol::api_name(api->key), header.api_version, emulated->release);
+        else
+            log.log(spdlog::level::warn, "request:unsupported-version",
+                    "connection {}: {} version {} is not supported (supported {}-{}); closing",
+                    peer, protocol::api_name(api->key), header.api_version, api->min_version,
+                    api->max_version);
         co_return Result::close;
     }
     if (session) {

@@ -49,6 +49,13 @@ struct BrokerConfig {
     std::string schema_registry_authentication = "NONE";
     int32_t schema_registry_max_request_bytes = 4194304;
     std::string schema_registry_compatibility_level = "BACKWARD";
+    // The test-control API (docs/control-api.md) on the metrics listener: off by default; its
+    // bearer token ("" for none); how many requests it keeps for inspection. An Apache Kafka
+    // release whose ApiVersions skiff answers with ("" for skiff's own).
+    bool control_api_enable = false;
+    std::string control_api_token;
+    int32_t control_api_capture_requests = 1000;
+    std::string emulate_kafka_version;
     int32_t node_id = 1;
     std::string log_dir = "./data";
     int32_t num_partitions = 1;

@@ -89,6 +89,14 @@ std::optional<std::string> check_metrics_listener(std::string_view value) {
     return std::nullopt;
 }
 
+// The release itself is checked against skiff's tables when the broker starts (config/ does
+// not see protocol/): here only its form.
+std::optional<std::string> check_emulated_version(std::string_view value) {
+    if (value.empty() || is_kafka_version(value))
+        return std::nullopt;
+    return "expected an Apache Kafka release such as 2.8, 3.9 or 4.0";
+}
+
 std::optional<std::string> check_web_listeners(std::string_view value) {
     auto parsed = parse_web_listeners(value);
     if (!parsed)
@@ -263,6 +271,29 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Compatibility level of subjects with none of their own until PUT /config sets "
                 "the registry's (Confluent's schema.compatibility.level).",
          .member = &BC::schema_registry_compatibility_level, .check = check_compatibility_level},
+        {.key = "control.api.enable",
+         .default_value = "false",
+         .doc = "The test-control API (docs/control-api.md) under /control/ on the metrics "
+                "listener: fault injection, outages, a slow disk, version emulation, reset, "
+                "snapshots and request capture, for test suites. Never turn it on in production: "
+                "anyone who reaches the metrics listener can then break or wipe the broker.",
+         .member = &BC::control_api_enable},
+        {.key = "control.api.token",
+         .default_value = "",
+         .doc = "When set, every control API request needs the header \"Authorization: Bearer "
+                "<token>\" (401 otherwise).",
+         .member = &BC::control_api_token, .sensitive = true},
+        {.key = "control.api.capture.requests",
+         .default_value = "1000",
+         .doc = "How many of the latest Kafka requests the control API keeps for GET "
+                "/control/requests (0 keeps none). Only with control.api.enable.",
+         .member = &BC::control_api_capture_requests, .min = 0},
+        {.key = "emulate.kafka.version",
+         .default_value = "",
+         .doc = "Answer ApiVersions as this Apache Kafka release's broker does (2.0 to 4.1) and "
+                "refuse requests outside its versions as it would (docs/control-api.md); empty "
+                "for skiff's own. The control API can change it at run time.",
+         .member = &BC::emulate_kafka_version, .check = check_emulated_version},
         {.key = "node.id", .other_spellings = {{"broker.id"}},
          .default_value = "1",
          .doc = "Id of this broker in metadata responses (broker.id is accepted as an alias).",

@@ -12,8 +12,11 @@ ApiVersionsResponse make_api_versions_response() {
     return r;
 }
 
-void encode_api_versions_unsupported(int32_t correlation_id, OutBuffer& out) {
+void encode_api_versions_unsupported(int32_t correlation_id, OutBuffer& out,
+                                     const std::vector<ApiVersion>* api_keys) {
     ApiVersionsResponse r = make_api_versions_response();
+    if (api_keys)
+        r.api_keys = *api_keys;
     r.error_code = ErrorCode::unsupported_version;
     encode_response(r, 0, correlation_id, out);
 }

@@ -98,8 +98,10 @@ struct ApiVersionsResponse {
 ApiVersionsResponse make_api_versions_response();
 
 // Appends the whole answer to an ApiVersions request of an unsupported version: response header
-// v0, v0 body, UNSUPPORTED_VERSION, listing the supported table.
-void encode_api_versions_unsupported(int32_t correlation_id, OutBuffer& out);
+// v0, v0 body, UNSUPPORTED_VERSION, listing the supported table (or `api_keys`, when given: an
+// emulated release's).
+void encode_api_versions_unsupported(int32_t correlation_id, OutBuffer& out,
+                                     const std::vector<ApiVersion>* api_keys = nullptr);
 
 }  // namespace skiff::protocol
 

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "storage/disk_delay.h"
 #include "storage/sync_timing.h"
 
 namespace skiff::storage {
@@ -44,6 +45,7 @@ Expected<void, StorageError> LogFile::write_at(int64_t position, std::span<iovec
     for (const iovec& v : iov)
         total += static_cast<int64_t>(v.iov_len);
 
+    delay_write();
     int64_t fail_after = -1;
     int fail_errno = 0;
     if (faults && faults->before_log_write) {
@@ -133,6 +135,7 @@ bool LogFile::reserve(int64_t position, int64_t length) {
 
 Expected<void, StorageError> LogFile::sync() {
     SyncTimer timer(SyncKind::fsync);
+    delay_sync();
     if (::fdatasync(fd_) != 0)
         return unexpected(errno_error(errno, "fsync " + path_.string()));
     return {};

@@ -21,6 +21,12 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
                       ctx.header.client_id.value_or(""));
     }
     auto resp = protocol::make_api_versions_response();
+    // emulate.kafka.version: exactly what that release's broker advertises, where skiff serves it
+    // (control/version_emulation.h).
+    if (const auto* emulated = ctx.broker.emulation().current()) {
+        resp.api_keys = emulated->advertised;
+        co_return resp;
+    }
     // group.coordinator.rebalance.protocols without "consumer": KIP-848's APIs are not offered,
     // and clients keep to the classic protocol.
     if (!config::rebalance_protocol_enabled(ctx.broker.config(), "consumer"))

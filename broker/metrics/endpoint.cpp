@@ -13,6 +13,9 @@ http::HttpResponse plain(int status, std::string body) {
 }  // namespace
 
 http::HttpResponse answer_endpoint(const http::HttpRequest& request, const EndpointRoutes& routes) {
+    if (routes.control)
+        if (auto answer = routes.control(request))
+            return std::move(*answer);
     if (request.method != "GET" && request.method != "HEAD") {
         auto r = plain(405, "only GET and HEAD\n");
         r.headers.emplace_back("Allow", "GET, HEAD");
@@ -40,10 +43,14 @@ std::unique_ptr<http::HttpServer> start_endpoint(const config::Listener& listene
                                                  EndpointRoutes routes) {
     http::HttpServerOptions options;
     options.setting = "metrics.listener";
-    options.threads = 1;  // a scrape every few seconds and probes: one thread is plenty
+    // A scrape every few seconds and probes: one thread is plenty. With the control API a
+    // second, so that a long snapshot does not hold a scrape or a probe up.
+    const bool control = static_cast<bool>(routes.control);
+    options.threads = control ? 2 : 1;
     options.max_connections = 32;
     options.limits.max_head_bytes = 8192;
-    options.limits.max_body_bytes = 0;  // GET and HEAD only: nothing to read
+    // GET and HEAD only: nothing to read; the control API's JSON bodies are small.
+    options.limits.max_body_bytes = control ? 1024 * 1024 : 0;
     return std::make_unique<http::HttpServer>(
         listener, std::move(options), [routes = std::move(routes)](const http::HttpRequest& r) {
             return answer_endpoint(r, routes);

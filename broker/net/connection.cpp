@@ -123,6 +123,14 @@ void Connection::begin_shutdown() {
     });
 }
 
+void Connection::abort() {
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        self->stopping_ = true;
+        self->set_close_reason(metrics::CloseReason::shutdown);
+        self->close_socket();
+    });
+}
+
 asio::awaitable<bool> Connection::start_tls() {
     if (auto failed = co_await tls_->handshake()) {
         // A plaintext client on a TLS port, an untrusted or expired certificate: the client

@@ -48,7 +48,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     void start();
     // Thread-safe: stop reading new requests, answer what was read, then close.
     void begin_shutdown();
+    // Closes the socket now, without answering what is in flight (the control API's outage).
+    void abort();
     const std::string& peer() const { return peer_; }
+    const std::string& listener() const { return listener_; }
 
   private:
     // For the request metrics: a request's API and when its frame was read.

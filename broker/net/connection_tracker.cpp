@@ -34,4 +34,17 @@ void ConnectionTracker::shutdown_all() {
         c->begin_shutdown();
 }
 
+size_t ConnectionTracker::abort_all(const std::optional<std::string>& listener) {
+    std::vector<std::shared_ptr<Connection>> chosen;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [_, weak] : live_)
+            if (auto c = weak.lock(); c && (!listener || c->listener() == *listener))
+                chosen.push_back(std::move(c));
+    }
+    for (auto& c : chosen)
+        c->abort();
+    return chosen.size();
+}
+
 }  // namespace skiff::broker

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 namespace skiff::broker {
@@ -21,6 +23,9 @@ class ConnectionTracker {
     size_t count() const;
     // Asks every live connection to finish its in-flight requests and close.
     void shutdown_all();
+    // Closes at once (in-flight requests unanswered) every live connection of the listener
+    // named `listener`, or of every listener: the control API's outage. Returns how many.
+    size_t abort_all(const std::optional<std::string>& listener);
 
   private:
     size_t max_;

@@ -138,6 +138,13 @@ Server::Server(config::BrokerConfig config)
     auto cluster_id = load_or_create_cluster_id(config_.log_dir, config_.node_id);
     broker_ = std::make_unique<Broker>(config_, std::move(logs), std::move(cluster_id));
     scrape_broker_.store(broker_.get());
+    if (auto* control = broker_->control())
+        control->set_connection_closer([this](const std::optional<std::string>& listener) {
+            return tracker_.abort_all(listener);
+        });
+    control_api_ = std::make_unique<control::ControlApi>(
+        broker_->control(), config_.control_api_token, control_actions());
+    control_api_ready_.store(control_api_.get());
 
     // The keystore is read before any port is bound: a broker that cannot serve its TLS
     // listeners does not start (the configuration was checked to name one).
@@ -213,6 +220,18 @@ void Server::start_metrics_endpoint() {
         return metrics::collect(sources);
     };
     routes.ready = [this] { return ready_.load(); };
+    // The control API exists once the broker does (after recovery); before, its paths say so.
+    routes.control = [this](const http::HttpRequest& request) -> std::optional<http::HttpResponse> {
+        if (auto* api = control_api_ready_.load())
+            return api->answer(request);
+        if (request.path != "/control" && request.path.rfind("/control/", 0) != 0)
+            return std::nullopt;
+        http::HttpResponse r;
+        r.status = 503;
+        r.content_type = "application/json";
+        r.body = "{\"error\":\"the broker is starting (recovering its logs)\"}\n";
+        return r;
+    };
     try {
         http_ = metrics::start_endpoint(**listener, std::move(routes));
     } catch (const std::exception& e) {
@@ -227,6 +246,22 @@ void Server::start_metrics_endpoint() {
         return;
     }
     spdlog::info("metrics on http://{}:{}/metrics", (*listener)->host, http_->port());
+    if (config_.control_api_enable)
+        spdlog::warn(
+            "control API on http://{}:{}/control: for tests only, anyone who reaches this "
+            "address can inject faults into and wipe this broker (control.api.enable){}",
+            (*listener)->host, http_->port(),
+            config_.control_api_token.empty() ? "; no control.api.token is set" : "");
+}
+
+control::ControlActions Server::control_actions() {
+    control::ControlActions actions;
+    actions.emulated_version = [this] { return broker_->emulation().release(); };
+    actions.emulate = [this](const std::string& release) {
+        return broker_->emulation().set(release);
+    };
+    actions.releases = [] { return control::known_releases(); };
+    return actions;
 }
 
 void Server::start_schema_registry() {
@@ -387,6 +422,10 @@ asio::awaitable<void> Server::accept_loop(asio::ip::tcp::acceptor& acceptor, std
         asio::post(ex, [this, socket = std::move(socket), listener]() mutable {
             if (!accepting_.load())
                 return;  // shutting down: the socket closes as it goes out of scope
+            if (auto* control = broker_->control(); control && control->refuses(listener)) {
+                control->count_connection_refused();
+                return;  // an outage from the control API: closed as soon as accepted
+            }
             const auto protocol = broker_->security_protocol(listener);
             security::SslContextPtr tls;
             if (tls_ && (protocol == config::SecurityProtocol::ssl ||

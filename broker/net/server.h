@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "broker/broker.h"
+#include "broker/control/control_api.h"
 #include "broker/metrics/endpoint.h"
 #include "broker/net/connection_tracker.h"
 #include "broker/net/io_threads.h"
@@ -45,6 +46,8 @@ class Server {
     void stop_maintenance();
     // metrics.listener: starts the HTTP endpoint (metrics/endpoint.h), unless turned off.
     void start_metrics_endpoint();
+    // The control API's operations that need the server (control/control_api.h).
+    control::ControlActions control_actions();
     // schema.registry.listeners: serves the registry (schema_registry/service/), unless off.
     void start_schema_registry();
 
@@ -78,6 +81,9 @@ class Server {
     // The schema registry's servers, destroyed before the broker whose registry they serve.
     std::unique_ptr<schema_registry_service::RegistryEndpoint> registry_endpoint_;
     std::vector<std::unique_ptr<http::HttpServer>> registry_http_;
+    // The test-control API's routes (docs/control-api.md), served by http_.
+    std::unique_ptr<control::ControlApi> control_api_;
+    std::atomic<control::ControlApi*> control_api_ready_{nullptr};  // read by http_'s thread
     // Last: destroyed first, before anything a scrape reads.
     std::unique_ptr<http::HttpServer> http_;
 };
