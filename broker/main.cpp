@@ -1,6 +1,7 @@
-// skiff: a single-binary broker that speaks the Kafka wire protocol. One binary, four commands:
+// skiff: a single-binary broker that speaks the Kafka wire protocol. One binary, five commands:
 // the broker itself, dump-log (print or check segment files), health (ask a running broker
-// whether it answers) and user (manage SCRAM users offline). kUsage below is the full usage text.
+// whether it answers), user (manage SCRAM users offline) and control (the test-control API). kUsage
+// below is the full usage text.
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "broker/control/control_command.h"
 #include "broker/health_check.h"
 #include "broker/net/heap_trimmer.h"
 #include "broker/net/server.h"
@@ -44,6 +46,10 @@ constexpr const char* kUsage = R"(usage:
       settings to find log.dirs. MECHANISM: SCRAM-SHA-256 or SCRAM-SHA-512 (both when none is
       given); N: 4096 (default) to 16384. Exit 0 done, 1 failed (e.g. no such user to remove),
       2 usage. skiff user --help says more.
+  skiff control [--url http://HOST:PORT] [--token TOKEN] COMMAND...
+      The test-control API of a broker run with control.api.enable=true: faults, outages, a
+      slow disk, version emulation, reset, snapshots, captured requests (docs/control-api.md).
+      skiff control --help lists the commands.
   skiff --print-config-reference
       Print the configuration reference (docs/configuration.md): every setting, its other
       spellings, default, meaning and allowed values, as Markdown.
@@ -167,6 +173,8 @@ int main(int argc, char** argv) try {
             return skiff::storage::dump_log_main(argc - 2, argv + 2);
         if (command == "health")
             return skiff::broker::health_check_main(argc - 2, argv + 2);
+        if (command == "control")
+            return skiff::broker::control::control_command_main(argc - 2, argv + 2);
         if (command == "user")
             return skiff::broker::security::user_command_main(argc - 2, argv + 2, environ);
     }

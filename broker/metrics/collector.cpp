@@ -168,6 +168,32 @@ void write_storage(Exposition& out, Broker& broker, const ScrapeSources& sources
     }
 }
 
+// The test-control API's counters (docs/control-api.md), only when it is on.
+void write_control(Exposition& out, control::ControlPlane& control) {
+    using control::FaultAction;
+    out.family("skiff_control_faults_fired_total", "counter",
+               "Requests a fault rule of the control API acted on, by action.");
+    for (auto action : {FaultAction::error, FaultAction::latency, FaultAction::close,
+                        FaultAction::drop, FaultAction::fail_response})
+        out.sample("skiff_control_faults_fired_total", {{"action", control::action_name(action)}},
+                   static_cast<double>(control.fired(action)));
+    out.family("skiff_control_fault_rules", "gauge",
+               "Fault rules in force, used up ones included.");
+    out.sample("skiff_control_fault_rules", {},
+               static_cast<double>(control.faults().list().size()));
+    out.family("skiff_control_outages_total", "counter",
+               "Outages started through the control API.");
+    out.sample("skiff_control_outages_total", {}, static_cast<double>(control.outages_started()));
+    out.family("skiff_control_connections_refused_total", "counter",
+               "Connections closed on accept during a control API outage.");
+    out.sample("skiff_control_connections_refused_total", {},
+               static_cast<double>(control.connections_refused()));
+    out.family("skiff_control_requests_captured_total", "counter",
+               "Requests the control API recorded (control.api.capture.requests keeps the last).");
+    out.sample("skiff_control_requests_captured_total", {},
+               static_cast<double>(control.capture().total()));
+}
+
 }  // namespace
 
 std::string collect(const ScrapeSources& sources) {
@@ -191,6 +217,8 @@ std::string collect(const ScrapeSources& sources) {
         write_partitions(out, *broker);
         write_groups(out, *broker);
         write_storage(out, *broker, sources);
+        if (auto* control = broker->control())
+            write_control(out, *control);
     }
     return out.take();
 }
