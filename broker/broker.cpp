@@ -74,14 +74,50 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
             static_cast<size_t>(config_.control_api_capture_requests));
 }
 
+storage::PartitionLog& Broker::internal_log(const std::string& topic) {
+    auto created = topics_.get_or_create(topic, 1);
+    auto* log = created.error == protocol::ErrorCode::none ? logs_->get({topic, 0}) : nullptr;
+    if (!log)
+        throw std::runtime_error("cannot open the internal topic " + topic + ": " +
+                                 created.message);
+    return *log;
+}
+
+storage::PartitionLog& Broker::schemas_log() {
+    // One partition, compacted (as Confluent creates it): the latest record of each key is the
+    // state, and the topic stays as small as the registry.
+    const std::string topic(schema_registry_service::kSchemasTopic);
+    auto& log = internal_log(topic);
+    auto overrides = topics_.overrides(topic).value_or(TopicOverrides{});
+    if (overrides.find("cleanup.policy") == overrides.end()) {
+        overrides["cleanup.policy"] = "compact";
+        auto set = topics_.set_overrides(topic, overrides, false);
+        if (set.error != protocol::ErrorCode::none)
+            throw std::runtime_error("cannot make " + topic + " compacted: " + set.message);
+    }
+    return log;
+}
+
+void Broker::reopen_internal_state() {
+    // The groups first, as at start: completing a transaction found prepared writes markers to
+    // __consumer_offsets too. The groups are cleared before the store switches logs, so no tick
+    // stages an old group's records for the new log.
+    groups_->clear_groups();
+    if (auto reopened = offset_store_->reopen(internal_log(group::kOffsetsTopic)); !reopened)
+        throw std::runtime_error("cannot load committed offsets: " + reopened.error());
+    groups_->restore(group_topic_view());
+    if (auto reopened = transactions_->reopen(internal_log(txn::kTransactionStateTopic)); !reopened)
+        throw std::runtime_error("cannot load the transaction state: " + reopened.error());
+    if (schema_registry_) {
+        schemas_topic_->rebind(schemas_log());
+        schema_registry_->clear();
+        replay_schemas();
+    }
+}
+
 void Broker::open_groups() {
     // Committed offsets live in the internal topic, one partition (see group/offset_store.h).
-    auto created = topics_.get_or_create(group::kOffsetsTopic, 1);
-    auto* log = created.error == protocol::ErrorCode::none ? logs_->get({group::kOffsetsTopic, 0})
-                                                           : nullptr;
-    if (!log)
-        throw std::runtime_error(std::string("cannot open the internal topic ") +
-                                 group::kOffsetsTopic + ": " + created.message);
+    auto* log = &internal_log(group::kOffsetsTopic);
     auto base = log_config_from(config_);
     // Bounded by snapshots and its own retention, never compacted, whatever log.cleanup.policy.
     base.cleanup_delete = true;
@@ -130,13 +166,7 @@ group::TopicView Broker::group_topic_view() {
 
 void Broker::open_transactions() {
     // The transaction coordinator's state, one partition (see txn/transaction_coordinator.h).
-    auto created = topics_.get_or_create(txn::kTransactionStateTopic, 1);
-    auto* log = created.error == protocol::ErrorCode::none
-                    ? logs_->get({txn::kTransactionStateTopic, 0})
-                    : nullptr;
-    if (!log)
-        throw std::runtime_error(std::string("cannot open the internal topic ") +
-                                 txn::kTransactionStateTopic + ": " + created.message);
+    auto* log = &internal_log(txn::kTransactionStateTopic);
     auto base = log_config_from(config_);
     // Bounded by snapshots and its own retention, never compacted, whatever log.cleanup.policy.
     base.cleanup_delete = true;
@@ -160,22 +190,7 @@ void Broker::open_schema_registry() {
     auto listeners = config::parse_web_listeners(config_.schema_registry_listeners);
     if (!listeners || listeners->empty())
         return;  // no registry: no _schemas topic either
-    // One partition, compacted (as Confluent creates it): the latest record of each key is the
-    // state, and the topic stays as small as the registry.
-    const std::string topic(schema_registry_service::kSchemasTopic);
-    auto created = topics_.get_or_create(topic, 1);
-    auto* log = created.error == protocol::ErrorCode::none ? logs_->get({topic, 0}) : nullptr;
-    if (!log)
-        throw std::runtime_error("cannot open the schema registry's topic " + topic + ": " +
-                                 created.message);
-    auto overrides = topics_.overrides(topic).value_or(TopicOverrides{});
-    if (overrides.find("cleanup.policy") == overrides.end()) {
-        overrides["cleanup.policy"] = "compact";
-        auto set = topics_.set_overrides(topic, overrides, false);
-        if (set.error != protocol::ErrorCode::none)
-            throw std::runtime_error("cannot make " + topic + " compacted: " + set.message);
-    }
-    schemas_topic_ = std::make_unique<schema_registry_service::SchemasTopic>(*log);
+    schemas_topic_ = std::make_unique<schema_registry_service::SchemasTopic>(schemas_log());
     schema_registry::RegistrySettings settings;
     settings.default_compatibility =
         schema_registry::parse_compatibility_level(config_.schema_registry_compatibility_level)
@@ -185,6 +200,11 @@ void Broker::open_schema_registry() {
         settings.authorize = schema_registry_service::authorize_with_acls(*authorizer_);
     schema_registry_ =
         std::make_unique<schema_registry::Registry>(*schemas_topic_, std::move(settings));
+    replay_schemas();
+}
+
+void Broker::replay_schemas() {
+    const std::string topic(schema_registry_service::kSchemasTopic);
     auto replayed =
         schemas_topic_->replay([this](std::string_view key, std::optional<std::string_view> value) {
             schema_registry_->replay(key, value);

@@ -77,10 +77,21 @@ class Broker {
     // Called once per listener after it bound, before any connection is accepted.
     void set_bound_port(std::string_view listener, uint16_t port);
 
+    // broker/control's reset and restore, after they replaced the logs: the internal topics are
+    // created if missing and the coordinators (groups and committed offsets, transactions, the
+    // schema registry) forget their state and load it from those logs, in the constructor's
+    // order, in place (the Server and its timers hold references to them). Throws
+    // std::runtime_error as the constructor does.
+    void reopen_internal_state();
+
   private:
+    // The internal topic's one partition, created if missing (throws when it cannot be).
+    storage::PartitionLog& internal_log(const std::string& topic);
+    storage::PartitionLog& schemas_log();  // _schemas, made compacted
     void open_groups();
     void open_transactions();
     void open_schema_registry();
+    void replay_schemas();  // _schemas into the registry
 
     config::BrokerConfig config_;
     std::unique_ptr<storage::LogManager> logs_;

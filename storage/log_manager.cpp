@@ -347,6 +347,89 @@ size_t LogManager::remove(const std::string& topic) {
     return taken.size();
 }
 
+std::vector<std::string> LogManager::remove_all() {
+    std::map<TopicPartition, std::unique_ptr<PartitionLog>> taken;
+    {
+        std::unique_lock lock(mutex_);
+        taken.swap(logs_);
+        topic_configs_.clear();
+        topic_ids_.clear();  // created again, a topic is another topic with another id
+    }
+    std::vector<std::string> topics;
+    std::vector<Removed> removed;
+    const int64_t now = clock_ ? clock_() : wall_clock_ms();
+    for (auto& [tp, log] : taken) {
+        if (topics.empty() || topics.back() != tp.topic)
+            topics.push_back(tp.topic);
+        log->abandon();
+        Removed r;
+        r.removed_at_ms = now;
+        {
+            std::unique_lock lock(mutex_);
+            r.renamed_dir =
+                fs::path(log->dir().string() + "." + std::to_string(++removals_) + "-delete");
+        }
+        std::error_code ec;
+        fs::rename(log->dir(), r.renamed_dir, ec);
+        if (ec)  // still try to delete it in place
+            r.renamed_dir = log->dir();
+        r.log = std::move(log);
+        removed.push_back(std::move(r));
+    }
+    // Once for every rename: no removed topic comes back after a power cut.
+    if (!removed.empty())
+        (void)fsync_directory(log_dir_);
+    std::unique_lock lock(mutex_);
+    for (auto& r : removed)
+        removed_.push_back(std::move(r));
+    return topics;
+}
+
+Expected<void, StorageError> LogManager::open_new_partitions(
+    const OffsetCheckpoint& recovery_points, const OffsetCheckpoint& log_start_offsets) {
+    std::vector<std::pair<TopicPartition, fs::path>> found;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(log_dir_, ec)) {
+        if (!entry.is_directory())
+            continue;
+        auto tp = parse_partition_dir_name(entry.path().filename().string());
+        if (tp && !get(*tp))
+            found.emplace_back(*tp, entry.path());
+    }
+    if (ec)
+        return unexpected(
+            StorageError{StorageErrc::io_error, "list " + log_dir_.string() + ": " + ec.message()});
+    std::map<std::string, TopicId> ids;
+    for (const auto& [tp, dir] : found) {
+        auto id = read_partition_metadata(dir);
+        if (!id)
+            return unexpected(id.error());
+        auto [it, added] = ids.try_emplace(tp.topic, id->value_or(random_topic_id()));
+        if (!*id)  // written before topic ids existed
+            if (auto written = write_partition_metadata(dir, it->second); !written)
+                return unexpected(written.error());
+    }
+    std::vector<std::pair<TopicPartition, std::unique_ptr<PartitionLog>>> opened;
+    for (const auto& [tp, dir] : found) {
+        auto point = recovery_points.find(tp);
+        auto start = log_start_offsets.find(tp);
+        // Flushed up to the recovery point: trusted below it, validated above (an unclean
+        // open), and a cleaned log's gaps are expected (offsets_may_have_gaps).
+        auto log = PartitionLog::open(dir, defaults_, clock_, point != recovery_points.end(),
+                                      point == recovery_points.end() ? 0 : point->second,
+                                      start == log_start_offsets.end() ? 0 : start->second, true);
+        if (!log)
+            return unexpected(log.error());
+        opened.emplace_back(tp, std::move(*log));
+    }
+    std::unique_lock lock(mutex_);
+    for (auto& [topic, id] : ids)
+        topic_ids_[topic] = id;
+    for (auto& [tp, log] : opened)
+        logs_.try_emplace(tp, std::move(log));
+    return {};
+}
+
 void LogManager::delete_removed() {
     // Handlers use a log pointer only within one synchronous step; a minute is ample.
     constexpr int64_t kGraceMs = 60000;

@@ -89,6 +89,17 @@ class LogManager {
     const LogConfig& defaults() const { return defaults_; }
     // Closes every partition of `topic` and renames its dirs for deletion; returns how many.
     size_t remove(const std::string& topic);
+    // broker/control's reset and restore: remove() of every topic at once, faster. The logs are
+    // abandoned (PartitionLog::abandon: no flush, their files are going), their dirs renamed for
+    // deletion and the log dir fsynced once for all the renames; they stay in removed_ for the
+    // grace period like remove()'s, so a background thread holding a pointer is safe. Returns
+    // the topics removed.
+    std::vector<std::string> remove_all();
+    // broker/control's restore: opens the partition dirs found in the log dir that have no open
+    // log yet (moved in after open()), trusted as flushed up to `recovery_points` (a snapshot's
+    // logs were flushed when it was taken), as open() does.
+    Expected<void, StorageError> open_new_partitions(const OffsetCheckpoint& recovery_points,
+                                                     const OffsetCheckpoint& log_start_offsets);
     // Deletes renamed dirs and frees removed logs whose grace period is over. Maintenance thread.
     void delete_removed();
     std::vector<TopicPartition> partitions() const;

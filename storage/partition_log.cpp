@@ -350,6 +350,11 @@ void PartitionLog::flush_if_due() {
 
 size_t PartitionLog::apply_retention() {
     std::lock_guard lock(append_mutex_);
+    // A closed log is a removed one whose dir was renamed: its segments' paths may name the
+    // files of a log created since under the same name (a topic re-created, a restore of
+    // broker/control), which deleting them would destroy.
+    if (closed_)
+        return 0;
     return apply_retention_locked();
 }
 
@@ -441,6 +446,24 @@ Expected<void, StorageError> PartitionLog::close() {
         write_producer_snapshot_at(leo);
     closed_ = true;
     return {};
+}
+
+void PartitionLog::abandon() {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return;
+    closed_ = true;
+    fail_durable_waiters(StorageError{StorageErrc::io_error, "the log was removed"});
+}
+
+Expected<void, StorageError> PartitionLog::freeze(const FrozenVisitor& fn) {
+    std::lock_guard lock(append_mutex_);
+    if (closed_)
+        return unexpected(StorageError{StorageErrc::io_error, "the log is closed"});
+    if (auto flushed = flush_locked(); !flushed)
+        return flushed;
+    auto snap = snapshot();
+    return fn(*snap.segments, snap.high_watermark, snap.log_start_offset);
 }
 
 void PartitionLog::update_config(LogConfig config) {

@@ -224,6 +224,17 @@ class PartitionLog {
     Expected<int64_t, StorageError> delete_records_before(int64_t offset);
     void flush_if_due();
     Expected<void, StorageError> close();
+    // Closes the log without flushing or snapshotting anything: for a log whose files are about
+    // to be deleted as a whole (broker/control's reset), where close()'s fsyncs would only cost
+    // time. Appends are refused from then on; durable waiters get an error.
+    void abandon();
+    // Runs `fn` under the append lock after flushing everything up to the log end, so no append,
+    // roll, retention or cleaner swap changes the files while it runs: broker/control's snapshots
+    // link and copy the files of dir() inside `fn`. `fn` gets the segments (the last is the
+    // active one) and the log end offset, which is also the recovery point then.
+    using FrozenVisitor = std::function<Expected<void, StorageError>(
+        const SegmentSet& segments, int64_t log_end_offset, int64_t log_start_offset)>;
+    Expected<void, StorageError> freeze(const FrozenVisitor& fn);
     const std::filesystem::path& dir() const { return dir_; }
     void update_config(LogConfig config);
     LogConfig config() const;  // a copy

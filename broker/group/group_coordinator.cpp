@@ -181,6 +181,12 @@ void GroupCoordinator::run(Deferred& deferred) {
         f();
 }
 
+void GroupCoordinator::clear_groups() {
+    std::lock_guard lock(mutex_);
+    groups_.clear();
+    rewrite_all_ = false;  // nothing of the old groups is to be written again
+}
+
 void GroupCoordinator::start(const asio::any_io_executor& executor,
                              std::function<void()> on_failure) {
     auto loop = [this, executor]() -> asio::awaitable<void> {

@@ -68,6 +68,12 @@ class GroupCoordinator {
     // records cannot be read is logged and left out (its offsets stay).
     size_t restore(const TopicView& topics);
 
+    // broker/control's reset and restore: forgets every group, without writing anything (the
+    // offset store is reopened on another log next, then restore() reads the groups it holds).
+    // A JoinGroup or SyncGroup still waiting has its callback dropped uncalled: the caller
+    // closed every connection first.
+    void clear_groups();
+
     // Runs tick() every kTickMs on `executor` until its io_context stops. If a tick throws, the
     // error is logged and `on_failure` runs: without ticks sessions never expire.
     void start(const asio::any_io_executor& executor, std::function<void()> on_failure = {});

@@ -49,6 +49,8 @@ class GroupRegistry {
         return added;
     }
     void erase(const std::string& group_id) { groups_.erase(group_id); }
+    // Every group gone at once (broker/control's reset and restore).
+    void clear() { groups_.clear(); }
 
     // f(Group&) for every group, in id order.
     template <class F>

@@ -27,18 +27,38 @@ constexpr int64_t kMarkerBatchBytes = 78;
 Expected<std::unique_ptr<OffsetStore>, std::string> OffsetStore::open(storage::PartitionLog& log,
                                                                       storage::LogConfig base) {
     std::unique_ptr<OffsetStore> store(new OffsetStore(log, std::move(base)));
-    store->segment_bytes_ = static_cast<int64_t>(store->base_.segment_bytes);
-    auto config = store->base_;
-    config.retention_bytes = 2 * store->segment_bytes_;
-    config.retention_ms = -1;  // age must never delete the only copy of an offset
-    log.update_config(config);
-    if (auto replayed = store->replay(); !replayed)
-        return unexpected(replayed.error());
-    std::lock_guard lock(store->mutex_);
-    if (!store->offsets_.empty() || !store->pending_.empty() || !store->group_records_.empty())
-        if (auto s = store->snapshot_locked(); !s)
-            return unexpected(s.error());
+    if (auto loaded = store->load(); !loaded)
+        return unexpected(loaded.error());
     return store;
+}
+
+Expected<void, std::string> OffsetStore::load() {
+    segment_bytes_ = static_cast<int64_t>(base_.segment_bytes);
+    auto config = base_;
+    config.retention_bytes = 2 * segment_bytes_;
+    config.retention_ms = -1;  // age must never delete the only copy of an offset
+    log_->update_config(config);
+    if (auto replayed = replay(); !replayed)
+        return unexpected(replayed.error());
+    std::lock_guard lock(mutex_);
+    if (!offsets_.empty() || !pending_.empty() || !group_records_.empty())
+        if (auto s = snapshot_locked(); !s)
+            return unexpected(s.error());
+    return {};
+}
+
+Expected<void, std::string> OffsetStore::reopen(storage::PartitionLog& log) {
+    {
+        std::scoped_lock lock(mutex_, staged_mutex_);
+        log_ = &log;
+        offsets_.clear();
+        pending_.clear();
+        group_records_.clear();
+        unreadable_group_records_ = 0;
+        staged_.clear();
+        bytes_since_snapshot_ = 0;
+    }
+    return load();
 }
 
 Expected<void, std::string> OffsetStore::replay() {
@@ -109,7 +129,7 @@ Expected<void, std::string> OffsetStore::replay() {
         }
         return {};
     };
-    return replay_internal_log(log_, kOffsetsTopic, visit);
+    return replay_internal_log(*log_, kOffsetsTopic, visit);
 }
 
 void OffsetStore::apply_locked(const Entry& e) {
@@ -235,7 +255,7 @@ Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run
         return unexpected(storage::StorageError{
             storage::StorageErrc::corrupt, "building offset batch: " + summaries.error().message});
     // The coordinator's own writes: no sequence checks (transactional batches carry -1).
-    auto appended = log_.append(batches, *summaries, storage::AppendOrigin::coordinator);
+    auto appended = log_->append(batches, *summaries, storage::AppendOrigin::coordinator);
     if (!appended)
         return unexpected(storage::StorageError{
             appended.error().code,
@@ -325,7 +345,7 @@ Expected<void, std::string> OffsetStore::snapshot_locked() {
     const int64_t snapshot_bytes = bytes_since_snapshot_ - before;
     bytes_since_snapshot_ = 0;
     ++snapshots_written_;
-    fit_segments_to_snapshot(log_, base_, snapshot_bytes, segment_bytes_);
+    fit_segments_to_snapshot(*log_, base_, snapshot_bytes, segment_bytes_);
     return {};
 }
 
@@ -378,7 +398,7 @@ Expected<void, storage::StorageError> OffsetStore::complete_transaction(int64_t 
     marker.producer_epoch = producer_epoch;
     marker.coordinator_epoch = coordinator_epoch;
     marker.commit = commit;
-    auto appended = log_.append_marker(marker);
+    auto appended = log_->append_marker(marker);
     if (!appended)
         return unexpected(appended.error());
     bytes_since_snapshot_ += kMarkerBatchBytes;

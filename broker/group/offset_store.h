@@ -82,6 +82,13 @@ class OffsetStore {
     static Expected<std::unique_ptr<OffsetStore>, std::string> open(storage::PartitionLog& log,
                                                                     storage::LogConfig base);
 
+    // broker/control's reset and restore: forgets everything (offsets, pending transactional
+    // offsets, group records, staged records) and loads `log` instead, as open() does. The
+    // coordinator's groups must be cleared first (GroupCoordinator::clear_groups), or a tick
+    // would stage their records again. A write racing with this goes to the old log or is
+    // dropped with the staged queue: both mutexes are held while the store switches logs.
+    Expected<void, std::string> reopen(storage::PartitionLog& log);
+
     // Appends the commits, then applies them. Errors leave memory unchanged.
     Expected<void, std::string> commit(const std::string& group, const GroupOffsets& offsets);
     // Writes tombstones for these partitions of the group (all of them when `which` is empty).
@@ -132,7 +139,7 @@ class OffsetStore {
 
   private:
     OffsetStore(storage::PartitionLog& log, storage::LogConfig base)
-        : log_(log), base_(std::move(base)) {}
+        : log_(&log), base_(std::move(base)) {}
     struct Entry {
         std::string group;
         storage::TopicPartition tp;
@@ -157,6 +164,8 @@ class OffsetStore {
         bool erase_group = false;
     };
     Expected<void, std::string> replay();
+    // open()'s work after construction: the log's config, the replay, the start-up snapshot.
+    Expected<void, std::string> load();
     // Appends the runs in one PartitionLog::append; sets each entry's value's record_offset.
     Expected<void, storage::StorageError> append_locked(std::vector<Run>& runs);
     Expected<void, std::string> append_plain_locked(std::vector<Entry>& entries);
@@ -166,7 +175,7 @@ class OffsetStore {
     void settle_locked(int64_t producer_id, bool commit);
     bool has_pending_locked(const std::string& group, const storage::TopicPartition& tp) const;
 
-    storage::PartitionLog& log_;
+    storage::PartitionLog* log_;  // a pointer, not a reference: reopen() changes it
     storage::LogConfig base_;
     mutable std::mutex mutex_;
     std::map<std::string, GroupOffsets> offsets_;

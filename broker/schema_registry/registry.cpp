@@ -136,7 +136,11 @@ bool RouteCall::allowed(std::string_view operation, std::string_view resource_ty
 }
 
 Registry::Registry(SchemaLog& log, RegistrySettings settings)
-    : core_(std::make_unique<RegistryCore>(log, std::move(settings))) {}
+    : log_(log), core_(std::make_unique<RegistryCore>(log, std::move(settings))) {}
+
+void Registry::clear() {
+    core_ = std::make_unique<RegistryCore>(log_, core_->settings());
+}
 
 Registry::~Registry() = default;
 

@@ -103,12 +103,17 @@ class Registry {
     // cannot be read is skipped and counted, never fatal.
     void replay(std::string_view key, std::optional<std::string_view> value);
     ReplayStats replay_stats() const;
+    // broker/control's reset and restore: forgets every subject, schema, id, config and mode
+    // (the same log and settings kept), for a replay of another log to follow. Not thread-safe:
+    // no call of handle() or subject_has_schema_id() may run meanwhile.
+    void clear();
 
     // Whether `id` is registered under `subject` in a version that is not deleted: the
     // produce-path check of broker-side schema validation. Cheap, and safe from any thread.
     bool subject_has_schema_id(std::string_view subject, int32_t id) const;
 
   private:
+    SchemaLog& log_;  // kept for clear()
     std::unique_ptr<RegistryCore> core_;
 };
 

@@ -7,6 +7,14 @@ namespace skiff::broker {
 using protocol::ErrorCode;
 
 TopicRegistry::TopicRegistry(storage::LogManager& logs) : logs_(logs) {
+    reload();
+}
+
+void TopicRegistry::reload() {
+    std::lock_guard lock(mutex_);
+    topics_.clear();
+    names_by_id_.clear();
+    failed_auto_creates_.clear();
     for (const auto& tp : logs_.partitions()) {
         auto& topic = topics_[tp.topic];
         topic.partition_count = std::max(topic.partition_count, tp.partition + 1);
@@ -183,6 +191,18 @@ TopicRegistry::CreateResult TopicRegistry::create(const std::string& topic, int3
     auto& entry = topics_[topic] = Topic{partitions, overrides, {}};
     record_id_locked(topic, entry);
     return created;
+}
+
+std::vector<std::string> TopicRegistry::remove_all() {
+    std::lock_guard lock(mutex_);
+    topics_.clear();
+    names_by_id_.clear();
+    failed_auto_creates_.clear();
+    auto removed = logs_.remove_all();
+    // Every overrides file, also one left by a topic whose partitions are gone.
+    for (auto& [name, overrides] : read_all_topic_overrides(logs_.log_dir()))
+        remove_topic_overrides(logs_.log_dir(), name);
+    return removed;
 }
 
 ErrorCode TopicRegistry::remove(const std::string& topic) {

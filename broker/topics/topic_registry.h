@@ -83,6 +83,12 @@ class TopicRegistry {
     // DeleteTopics: closes the logs and schedules their files for deletion.
     // UNKNOWN_TOPIC_OR_PARTITION for a missing topic.
     protocol::ErrorCode remove(const std::string& topic);
+    // broker/control's reset and restore: removes every topic, internal ones included, as
+    // remove() does (LogManager::remove_all, their overrides files deleted). Returns their names.
+    std::vector<std::string> remove_all();
+    // broker/control's restore: forgets what it knew and reads the topics again from the
+    // LogManager's logs and the overrides files, as the constructor does at start-up.
+    void reload();
     // CreatePartitions: grows the topic to `new_count` partitions (INVALID_PARTITIONS unless it
     // is larger than the current count).
     CreateResult add_partitions(const std::string& topic, int32_t new_count, bool validate_only);

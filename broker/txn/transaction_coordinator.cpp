@@ -69,26 +69,32 @@ int16_t bumped(int16_t epoch) {
 TransactionCoordinator::TransactionCoordinator(storage::PartitionLog& log, storage::LogConfig base,
                                                TxnCoordinatorConfig config,
                                                TxnCoordinatorHooks hooks)
-    : log_(log), base_(std::move(base)), config_(config), hooks_(std::move(hooks)) {}
+    : log_(&log), base_(std::move(base)), config_(config), hooks_(std::move(hooks)) {}
 
 Expected<std::unique_ptr<TransactionCoordinator>, std::string> TransactionCoordinator::open(
     storage::PartitionLog& log, storage::LogConfig base, TxnCoordinatorConfig config,
     TxnCoordinatorHooks hooks) {
     std::unique_ptr<TransactionCoordinator> c(
         new TransactionCoordinator(log, std::move(base), config, std::move(hooks)));
-    c->segment_bytes_ = static_cast<int64_t>(c->base_.segment_bytes);
-    auto log_config = c->base_;
-    log_config.retention_bytes = 2 * c->segment_bytes_;
+    if (auto loaded = c->load(); !loaded)
+        return unexpected(loaded.error());
+    return c;
+}
+
+Expected<void, std::string> TransactionCoordinator::load() {
+    segment_bytes_ = static_cast<int64_t>(base_.segment_bytes);
+    auto log_config = base_;
+    log_config.retention_bytes = 2 * segment_bytes_;
     log_config.retention_ms = -1;  // age must never delete the only record of an id
-    log.update_config(log_config);
-    if (auto replayed = c->replay(); !replayed)
+    log_->update_config(log_config);
+    if (auto replayed = replay(); !replayed)
         return unexpected(replayed.error());
     // A crash between Prepare and Complete: finish the commit or abort now (markers again, which
     // partitions that already have them treat as a marker without an open transaction).
     std::vector<Completion> unfinished;
     {
-        std::lock_guard lock(c->mutex_);
-        for (auto& [id, entry] : c->entries_) {
+        std::lock_guard lock(mutex_);
+        for (auto& [id, entry] : entries_) {
             const auto& m = entry.metadata;
             if (!is_prepare(m.state))
                 continue;
@@ -100,15 +106,25 @@ Expected<std::unique_ptr<TransactionCoordinator>, std::string> TransactionCoordi
         }
     }
     for (const auto& u : unfinished)
-        c->complete(u);
+        complete(u);
     if (!unfinished.empty())
         spdlog::info("completed {} transaction(s) left prepared in {}", unfinished.size(),
                      kTransactionStateTopic);
-    std::lock_guard lock(c->mutex_);
-    if (!c->entries_.empty())
-        if (auto s = c->snapshot_locked(); !s)
+    std::lock_guard lock(mutex_);
+    if (!entries_.empty())
+        if (auto s = snapshot_locked(); !s)
             return unexpected(s.error());
-    return c;
+    return {};
+}
+
+Expected<void, std::string> TransactionCoordinator::reopen(storage::PartitionLog& log) {
+    {
+        std::lock_guard lock(mutex_);
+        log_ = &log;
+        entries_.clear();
+        bytes_since_snapshot_ = 0;
+    }
+    return load();
 }
 
 int64_t TransactionCoordinator::now_ms() const {
@@ -159,7 +175,7 @@ Expected<void, std::string> TransactionCoordinator::replay() {
         }
         return {};
     };
-    return replay_internal_log(log_, topic, visit);
+    return replay_internal_log(*log_, topic, visit);
 }
 
 Expected<void, std::string> TransactionCoordinator::append_records_locked(
@@ -186,7 +202,7 @@ Expected<void, std::string> TransactionCoordinator::append_records_locked(
     auto summaries = protocol::validate_batches(batches);
     if (!summaries)
         return unexpected("building a transaction log batch: " + summaries.error().message);
-    auto appended = log_.append(batches, *summaries);
+    auto appended = log_->append(batches, *summaries);
     if (!appended)
         return unexpected("appending to " + std::string(kTransactionStateTopic) + ": " +
                           appended.error().message);
@@ -221,7 +237,7 @@ Expected<void, std::string> TransactionCoordinator::snapshot_locked() {
     const int64_t snapshot_bytes = bytes_since_snapshot_ - before;
     bytes_since_snapshot_ = 0;
     ++snapshots_written_;
-    fit_segments_to_snapshot(log_, base_, snapshot_bytes, segment_bytes_);
+    fit_segments_to_snapshot(*log_, base_, snapshot_bytes, segment_bytes_);
     return {};
 }
 

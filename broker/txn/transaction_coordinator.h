@@ -80,6 +80,12 @@ class TransactionCoordinator {
         storage::PartitionLog& log, storage::LogConfig base, TxnCoordinatorConfig config,
         TxnCoordinatorHooks hooks);
 
+    // broker/control's reset and restore: forgets every transactional id and loads `log`
+    // instead, as open() does (transactions found prepared in it are completed). A completion
+    // racing with this (abort_timed_out on the maintenance thread) finds its id gone and writes
+    // nothing to the new log.
+    Expected<void, std::string> reopen(storage::PartitionLog& log);
+
     // InitProducerId with a non-null transactional id. expected_producer_id / epoch: -1 for
     // "no expectation" (v0-2, or a new producer). Errors as Kafka's coordinator returns them
     // (PRODUCER_FENCED included; the handler maps it for old versions).
@@ -134,6 +140,9 @@ class TransactionCoordinator {
     };
 
     Expected<void, std::string> replay();
+    // open()'s work after construction: the log's config, the replay, completing what was left
+    // prepared, the start-up snapshot.
+    Expected<void, std::string> load();
     // Appends the record for `id` (nullopt: tombstone). Memory is the caller's to update.
     protocol::ErrorCode append_locked(const std::string& id, const TxnMetadata* metadata);
     Expected<void, std::string> append_records_locked(
@@ -146,7 +155,7 @@ class TransactionCoordinator {
     // Writes the markers (without the mutex), then CompleteCommit/CompleteAbort.
     void complete(const Completion& c);
 
-    storage::PartitionLog& log_;
+    storage::PartitionLog* log_;  // a pointer, not a reference: reopen() changes it
     storage::LogConfig base_;
     TxnCoordinatorConfig config_;
     TxnCoordinatorHooks hooks_;

@@ -29,7 +29,7 @@ Expected<void, std::string> SchemasTopic::replay(const Replay& replay) {
         }
         return {};
     };
-    return replay_internal_log(log_, kSchemasTopic, visit);
+    return replay_internal_log(*log_, kSchemasTopic, visit);
 }
 
 std::optional<std::string> SchemasTopic::append(std::string_view key,
@@ -46,10 +46,10 @@ std::optional<std::string> SchemasTopic::append(std::string_view key,
         return "building a record for " + std::string(kSchemasTopic) + ": " +
                summaries.error().message;
     std::lock_guard lock(mutex_);
-    auto appended = log_.append(batch, *summaries, storage::AppendOrigin::coordinator);
+    auto appended = log_->append(batch, *summaries, storage::AppendOrigin::coordinator);
     if (!appended)
         return "appending to " + std::string(kSchemasTopic) + ": " + appended.error().message;
-    if (auto flushed = log_.flush(); !flushed)
+    if (auto flushed = log_->flush(); !flushed)
         return "syncing " + std::string(kSchemasTopic) + ": " + flushed.error().message;
     return std::nullopt;
 }

@@ -27,7 +27,14 @@ class SchemasTopic final : public schema_registry::SchemaLog {
   public:
     using Replay = std::function<void(std::string_view key, std::optional<std::string_view> value)>;
 
-    explicit SchemasTopic(storage::PartitionLog& log) : log_(log) {}
+    explicit SchemasTopic(storage::PartitionLog& log) : log_(&log) {}
+
+    // broker/control's reset and restore: appends and replays go to `log` from now on (the
+    // registry stays bound to this object, which its HTTP side also holds).
+    void rebind(storage::PartitionLog& log) {
+        std::lock_guard lock(mutex_);
+        log_ = &log;
+    }
 
     // Reads the whole log into `replay`, in log order (records without a key are skipped:
     // Confluent writes none). At start, before the first append.
@@ -37,7 +44,7 @@ class SchemasTopic final : public schema_registry::SchemaLog {
                                       std::optional<std::string_view> value) override;
 
   private:
-    storage::PartitionLog& log_;
+    storage::PartitionLog* log_;  // a pointer, not a reference: rebind() changes it
     std::mutex mutex_;
 };
 

@@ -1,0 +1,136 @@
+#include "broker/control/state_reset.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "tests/broker/control/control_fixture.h"
+
+namespace skiff::broker::test {
+namespace {
+
+using control::reset_broker;
+using control::ResetOptions;
+
+class ResetTest : public ControlTest {};
+
+TEST_F(ResetTest, TopicsGroupsOffsetsAndTransactionalIdsAreGone) {
+    create_topic("orders", 3);
+    create_topic("payments", 1);
+    append("orders", 0, 5);
+    append("orders", 2, 3);
+    append("payments", 0, 2);
+    commit("billing", "orders", 0, 4);
+    commit("audit", "payments", 0, 1);
+    auto pid = broker().transactions().init_producer_id("tx-1", 60000, -1, -1);
+    ASSERT_EQ(pid.error, ErrorCode::none);
+    const auto old_id = *broker().topics().topic_id("orders");
+
+    auto report = reset_broker(broker(), {});
+    EXPECT_TRUE(report.error.empty()) << report.error;
+    EXPECT_EQ(report.topics, 2u);
+    EXPECT_EQ(report.groups, 2u);
+    EXPECT_EQ(report.transactional_ids, 1u);
+
+    EXPECT_TRUE(user_topics().empty());
+    EXPECT_FALSE(broker().topics().partition_count("orders"));
+    EXPECT_EQ(broker().logs().get({"orders", 0}), nullptr);
+    EXPECT_TRUE(broker().groups().list().empty());
+    EXPECT_TRUE(broker().groups().offsets().groups().empty());
+    EXPECT_FALSE(committed("billing", "orders", 0));
+    EXPECT_TRUE(broker().transactions().list().empty());
+    // Only the internal topics' dirs are left as partition dirs (the others are *-delete dirs).
+    EXPECT_EQ(partition_dirs(),
+              (std::vector<std::string>{"__consumer_offsets-0", "__transaction_state-0"}));
+
+    // A topic created again starts at 0, with a new id.
+    create_topic("orders", 1);
+    EXPECT_NE(*broker().topics().topic_id("orders"), old_id);
+    EXPECT_EQ(broker().logs().get({"orders", 0})->log_end_offset(), 0);
+    EXPECT_EQ(append("orders", 0, 2), 0);
+
+    // The coordinators work on the new internal logs.
+    commit("billing", "orders", 0, 2);
+    EXPECT_EQ(committed("billing", "orders", 0), 2);
+    auto again = broker().transactions().init_producer_id("tx-2", 60000, -1, -1);
+    EXPECT_EQ(again.error, ErrorCode::none);
+    EXPECT_GT(again.producer_id, pid.producer_id);  // ids stay unique across a reset
+}
+
+TEST_F(ResetTest, StaysEmptyAfterARestart) {
+    create_topic("orders", 2);
+    append("orders", 1, 4);
+    commit("billing", "orders", 1, 3);
+    ASSERT_EQ(broker().transactions().init_producer_id("tx-1", 60000, -1, -1).error,
+              ErrorCode::none);
+    auto report = reset_broker(broker(), {});
+    ASSERT_TRUE(report.error.empty()) << report.error;
+
+    restart();  // as after kill -9: no clean shutdown
+    EXPECT_TRUE(user_topics().empty());
+    EXPECT_TRUE(broker().groups().offsets().groups().empty());
+    EXPECT_TRUE(broker().groups().list().empty());
+    EXPECT_TRUE(broker().transactions().list().empty());
+    EXPECT_EQ(partition_dirs(),
+              (std::vector<std::string>{"__consumer_offsets-0", "__transaction_state-0"}));
+
+    // And after a clean one.
+    commit("after", "x", 0, 1);  // state written after the reset survives
+    ASSERT_TRUE(broker().logs().close().has_value());
+    restart();
+    EXPECT_TRUE(user_topics().empty());
+    EXPECT_EQ(committed("after", "x", 0), 1);
+    EXPECT_FALSE(committed("billing", "orders", 1));
+}
+
+TEST_F(ResetTest, RemovesAclsAndUsersOnlyWhenAsked) {
+    config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    security::AclBinding b;
+    b.resource_name = "orders";
+    b.principal = "User:alice";
+    b.operation = security::AclOperation::read;
+    ASSERT_FALSE(broker().authorizer()->acls().add({b}));
+    security::ScramCredential credential{std::string(16, 'a'), std::string(32, 'b'),
+                                         std::string(32, 'c'), 4096};
+    ASSERT_TRUE(broker()
+                    .credentials()
+                    .set("alice", security::ScramMechanism::sha256, credential)
+                    .has_value());
+
+    reset_broker(broker(), {});
+    EXPECT_EQ(broker().authorizer()->acls().all().size(), 1u);
+    EXPECT_EQ(broker().credentials().user_count(), 1u);
+
+    auto report = reset_broker(broker(), {.acls = true, .users = true});
+    EXPECT_TRUE(report.error.empty()) << report.error;
+    EXPECT_EQ(report.acls, 1u);
+    EXPECT_EQ(report.users, 1u);
+    EXPECT_TRUE(broker().authorizer()->acls().all().empty());
+    EXPECT_EQ(broker().credentials().user_count(), 0u);
+    restart();
+    EXPECT_TRUE(broker().authorizer()->acls().all().empty());
+    EXPECT_EQ(broker().credentials().user_count(), 0u);
+}
+
+// Not a timing assertion: prints what a reset of 100 topics with some data costs here.
+TEST_F(ResetTest, HundredTopicsTimingIsPrinted) {
+    for (int t = 0; t < 100; ++t) {
+        const std::string name = "topic-" + std::to_string(t);
+        create_topic(name, 1);
+        for (int b = 0; b < 10; ++b)
+            append(name, 0, 100);
+        commit("group-" + std::to_string(t % 10), name, 0, 500);
+    }
+    ASSERT_TRUE(broker().logs().checkpoint().has_value());
+    auto report = reset_broker(broker(), {});
+    EXPECT_TRUE(report.error.empty()) << report.error;
+    EXPECT_EQ(report.topics, 100u);
+    EXPECT_EQ(report.groups, 10u);
+    std::printf("[ reset    ] 100 topics (1,000 records each), 10 groups: %.1f ms\n",
+                static_cast<double>(report.took.count()) / 1000.0);
+    EXPECT_TRUE(user_topics().empty());
+}
+
+}  // namespace
+}  // namespace skiff::broker::test
