@@ -51,7 +51,17 @@ class ControlPlane {
     std::optional<Outage> outage() const;
     // Whether a connection accepted on `listener` now is to be closed at once / whose requests
     // are to be swallowed.
-    bool refuses(std::string_view listener) const { return covers(listener, OutageMode::refuse); }
+    bool refuses(std::string_view listener) const {
+        return quiesced_.load(std::memory_order_acquire) > 0 ||
+               covers(listener, OutageMode::refuse);
+    }
+    // While the state is reset or restored no Kafka request may run: every connection is
+    // closed and new ones are refused from begin_quiesce() to end_quiesce().
+    size_t begin_quiesce() {
+        quiesced_.fetch_add(1, std::memory_order_acq_rel);
+        return closer_ ? closer_(std::nullopt) : 0;
+    }
+    void end_quiesce() { quiesced_.fetch_sub(1, std::memory_order_acq_rel); }
     bool blackholes(std::string_view listener) const {
         return covers(listener, OutageMode::blackhole);
     }
@@ -78,6 +88,7 @@ class ControlPlane {
     std::array<std::atomic<uint64_t>, 5> fired_{};
     std::atomic<uint64_t> outages_{0};
     std::atomic<uint64_t> refused_{0};
+    std::atomic<int> quiesced_{0};
 };
 
 }  // namespace skiff::broker::control

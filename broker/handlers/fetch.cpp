@@ -190,10 +190,11 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
         for (const auto& p : req.topics[i].partitions)
             keys.push_back(PartitionWaiters::key(refs[i].name, p.partition));
     auto& waiters = ctx.broker.waiters();
+    const uint64_t releases = waiters.releases();
     waiters.add(keys, waiter);
     pass = read_all(ctx.broker, req, refs, version, resp);
     while (!pass.has_error && pass.bytes < req.min_bytes &&
-           std::chrono::steady_clock::now() < deadline) {
+           std::chrono::steady_clock::now() < deadline && waiters.releases() == releases) {
         ctx.long_poll = true;
         if (!waiter->woken) {
             waiter->timer.expires_at(deadline);

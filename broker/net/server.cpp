@@ -12,9 +12,12 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "broker/cleaner_settings.h"
 #include "broker/cluster_identity.h"
+#include "broker/control/snapshots.h"
+#include "broker/control/state_reset.h"
 #include "broker/log_throttle.h"
 #include "broker/metrics/collector.h"
 #include "broker/metrics/sync_metrics.h"
@@ -81,6 +84,11 @@ std::unique_ptr<storage::LogManager> open_logs(const config::BrokerConfig& confi
     if (ec)
         throw std::runtime_error("cannot create log.dirs " + config.log_dir + ": " + ec.message());
     warn_if_descriptor_limit_low(config.log_dir);
+    // A control API restore that a crash interrupted is finished first (control/snapshots.h):
+    // the logs then open as the snapshot's, never as a mix of old and restored directories.
+    if (auto error = control::finish_interrupted_restore(config.log_dir); !error.empty())
+        throw std::runtime_error("cannot finish the interrupted snapshot restore in " +
+                                 config.log_dir + ": " + error);
     const auto started = std::chrono::steady_clock::now();
     auto logs = storage::LogManager::open(config.log_dir, log_config_from(config), {},
                                           config.num_recovery_threads_per_data_dir);
@@ -261,6 +269,101 @@ control::ControlActions Server::control_actions() {
         return broker_->emulation().set(release);
     };
     actions.releases = [] { return control::known_releases(); };
+    using control::ActionResult;
+    using nlohmann::json;
+    // Reset and restore replace state that requests read: every Kafka connection is closed first
+    // and new ones are refused until it is done. A request already in its handler finishes (a
+    // long-poll Fetch within its max wait); one waiting in a rebalance is abandoned with its
+    // group (its connection is gone anyway). Clients reconnect and see the new state.
+    auto quiesced = [this](auto&& work) {
+        auto* control = broker_->control();
+        control->begin_quiesce();
+        broker_->waiters().release_all();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (tracker_.count() > 0 && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        try {
+            auto result = work();
+            control->end_quiesce();
+            return result;
+        } catch (...) {
+            control->end_quiesce();
+            throw;
+        }
+    };
+    actions.reset = [this, quiesced](const json& options) {
+        control::ResetOptions o;
+        o.acls = options.value("acls", false);
+        o.users = options.value("users", false);
+        const auto started = std::chrono::steady_clock::now();
+        auto report = quiesced([&] { return control::reset_broker(*broker_, o); });
+        const auto total = std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now() - started);
+        json body{{"topics", report.topics},
+                  {"groups", report.groups},
+                  {"transactional_ids", report.transactional_ids},
+                  {"acls", report.acls},
+                  {"users", report.users},
+                  {"reset_ms", report.took.count() / 1000.0},
+                  {"total_ms", total.count() / 1000.0}};
+        spdlog::info("control: reset: {}", body.dump());
+        if (!report.error.empty()) {
+            body["error"] = report.error;
+            return ActionResult{500, body};
+        }
+        return ActionResult{200, body};
+    };
+    actions.take_snapshot = [this](const std::string& name) {
+        if (auto why = control::invalid_snapshot_name(name))
+            return ActionResult{400, json{{"error", *why}}};
+        const auto started = std::chrono::steady_clock::now();
+        auto result = control::take_snapshot(*broker_, name);
+        const auto ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                .count();
+        if (!result.error.empty())
+            return ActionResult{409, json{{"error", result.error}}};
+        spdlog::info("control: snapshot '{}' taken: {} files, {} bytes, {:.1f} ms", name,
+                     result.info.files, result.info.bytes, ms);
+        return ActionResult{201, json{{"name", name},
+                                      {"files", result.info.files},
+                                      {"bytes", result.info.bytes},
+                                      {"took_ms", ms}}};
+    };
+    actions.restore_snapshot = [this, quiesced](const std::string& name) {
+        if (auto why = control::invalid_snapshot_name(name))
+            return ActionResult{400, json{{"error", *why}}};
+        const auto started = std::chrono::steady_clock::now();
+        auto error = quiesced([&] { return control::restore_snapshot(*broker_, name); });
+        const auto ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+                .count();
+        if (!error.empty())
+            return ActionResult{error.find("no snapshot") != std::string::npos ? 404 : 409,
+                                json{{"error", error}}};
+        spdlog::info("control: snapshot '{}' restored in {:.1f} ms", name, ms);
+        return ActionResult{200, json{{"name", name}, {"took_ms", ms}}};
+    };
+    actions.delete_snapshot = [this](const std::string& name) {
+        if (auto why = control::invalid_snapshot_name(name))
+            return ActionResult{400, json{{"error", *why}}};
+        auto error = control::delete_snapshot(*broker_, name);
+        if (!error.empty())
+            return ActionResult{404, json{{"error", error}}};
+        spdlog::info("control: snapshot '{}' deleted", name);
+        return ActionResult{200, json{{"deleted", name}}};
+    };
+    actions.list_snapshots = [this] {
+        json list = json::array();
+        for (const auto& s : control::list_snapshots(*broker_))
+            list.push_back({{"name", s.name},
+                            {"files", s.files},
+                            {"bytes", s.bytes},
+                            {"created_ms", std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               s.created.time_since_epoch())
+                                               .count()}});
+        return ActionResult{200, json{{"snapshots", list}}};
+    };
     return actions;
 }
 

@@ -33,6 +33,23 @@ void PartitionWaiters::remove(const std::vector<std::string>& keys,
     }
 }
 
+void PartitionWaiters::release_all() {
+    releases_.fetch_add(1, std::memory_order_acq_rel);
+    std::vector<std::shared_ptr<Waiter>> wake;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [key, waiters] : by_partition_)
+            for (auto& w : waiters)
+                if (auto s = w.lock())
+                    wake.push_back(std::move(s));
+    }
+    for (auto& w : wake)
+        asio::post(w->timer.get_executor(), [w] {
+            w->woken = true;
+            w->timer.cancel();
+        });
+}
+
 void PartitionWaiters::notify(const std::string& key) {
     std::vector<std::shared_ptr<Waiter>> wake;
     {

@@ -8,6 +8,7 @@
 
 #include <asio/any_io_executor.hpp>
 #include <asio/steady_timer.hpp>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,11 +32,16 @@ class PartitionWaiters {
     void remove(const std::vector<std::string>& keys, const std::shared_ptr<Waiter>& waiter);
     // Wakes every waiter registered on this partition.
     void notify(const std::string& key);
+    // Ends every long poll now (a waiter checks released() and stops waiting): the control API
+    // does this before a reset or restore, so that no fetch is left reading the old state.
+    void release_all();
+    uint64_t releases() const { return releases_.load(std::memory_order_acquire); }
 
     static std::string key(const std::string& topic, int32_t partition);
 
   private:
     std::mutex mutex_;
+    std::atomic<uint64_t> releases_{0};
     std::unordered_map<std::string, std::vector<std::weak_ptr<Waiter>>> by_partition_;
 };
 
