@@ -280,6 +280,7 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::control_api_enable},
         {.key = "control.api.token",
          .default_value = "",
+         .default_description = "(empty: none)",
          .doc = "When set, every control API request needs the header \"Authorization: Bearer "
                 "<token>\" (401 otherwise).",
          .member = &BC::control_api_token, .sensitive = true},
@@ -290,6 +291,7 @@ std::vector<SettingDescriptor> make_table() {
          .member = &BC::control_api_capture_requests, .min = 0},
         {.key = "emulate.kafka.version",
          .default_value = "",
+         .default_description = "(empty: skiff's own versions)",
          .doc = "Answer ApiVersions as this Apache Kafka release's broker does (2.0 to 4.1) and "
                 "refuse requests outside its versions as it would (docs/control-api.md); empty "
                 "for skiff's own. The control API can change it at run time.",
