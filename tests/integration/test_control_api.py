@@ -11,6 +11,10 @@ case injects faults through it and checks what a user of the client would check:
    request.timeout.ms lowered) and a closed connection: every acknowledged message is consumed
    back exactly once, in order; each rule fired exactly as often as it was told to; the captured
    Produce requests show the failed attempts (marked with the rule) and the retries after them.
+   librdkafka's idempotent producer times an in-flight Produce out with its messages
+   (message.timeout.ms), not after request.timeout.ms: the dropped request's messages fail with
+   a timeout, the next batch goes through, and none of the dropped ones is in the log. A rule on
+   one partition answers only that partition: the other one's records are written once.
 2. A transactional confluent-kafka producer whose AddPartitionsToTxn is answered
    CONCURRENT_TRANSACTIONS twice and whose EndTxn is answered COORDINATOR_LOAD_IN_PROGRESS
    once, plus one aborted transaction: a read_committed consumer sees exactly the committed
@@ -38,6 +42,10 @@ case injects faults through it and checks what a user of the client would check:
    (fired 0 after traffic), a bearer token (missing or wrong: 401, nothing changed), the API off
    (404 with a JSON error saying so; emulate.kafka.version still applies): after all of it the
    Kafka side still serves a produce and a consume.
+
+Two cases are expectedFailure, for deviations found while writing these (remove the marker when
+fixed): emulate.kafka.version=4.0 is refused at start-up (4.0 is tested through PUT
+/control/emulation instead), and an outage on an unknown listener is accepted and does nothing.
 """
 
 import json
@@ -350,6 +358,38 @@ class FaultInjectionTest(ControlApiCase):
         self.assert_exactly_once_in_order(consumed, acked, "idempotent producer")
         self.assertEqual([v for _, v in consumed], acked, "a dropped request applied nothing")
 
+    def test_produce_error_is_per_partition(self):
+        """A rule on one partition answers only that partition with the error: the other
+        partition's records in the same requests are written once, not twice."""
+        topic, cid = "ctl-per-partition", "pp-producer"
+        create_topic(self.broker, topic, 2)
+        p = Producer(dict(base_conf(self.broker, cid), **{
+            "enable.idempotence": True, "acks": "all", "linger.ms": 50,
+            "message.timeout.ms": 20000, "error_cb": self.error_cb}))
+        produce(p, topic, [b"warm"], partition=0)
+        produce(p, topic, [b"warm"], partition=1)
+        r = self.control.add_rule(api="Produce", topic=topic, partition=1, client_id=cid,
+                                  action="error", error="NOT_LEADER_OR_FOLLOWER", count=2)
+        values = {part: [b"pp-%d-%02d" % (part, i) for i in range(20)] for part in (0, 1)}
+        reports = {}
+        for i in range(20):
+            for part in (0, 1):
+                p.produce(topic, values[part][i], partition=part,
+                          on_delivery=lambda err, msg: reports.__setitem__(msg.value(), err))
+        self.assertEqual(p.flush(30), 0)
+        self.assertEqual({v: str(e) for v, e in reports.items() if e is not None}, {})
+        got = self.control.rule(r["id"])
+        self.assertEqual((got["fired"], got["remaining"]), (2, 0), got)
+        faulted = [q for q in self.control.requests(api="Produce", client_id=cid)
+                   if q.get("fault_rule") == r["id"]]
+        self.assertEqual(len(faulted), 2)
+        for q in faulted:
+            self.assertIn(1, q["topics"][0]["partitions"], q)
+        for part in (0, 1):
+            consumed = read_partition(self.broker, topic, part, expect=21)
+            self.assert_exactly_once_in_order(consumed, [b"warm"] + values[part],
+                                              "partition %d" % part)
+
     # ---- 2 --------------------------------------------------------------------------------
     def test_transactions_with_retriable_coordinator_errors(self):
         topic = "ctl-txn"
@@ -508,6 +548,8 @@ class FaultInjectionTest(ControlApiCase):
         proc = skiff_harness.spawn(["node", KAFKAJS_SCRIPT, self.broker.bootstrap, topic, group,
                                     cid, "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    text=True, env=env)
+        self.addCleanup(proc.stderr.close)
+        self.addCleanup(proc.stdout.close)
         self.addCleanup(skiff_harness.stop_process, proc, 5)
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
@@ -698,8 +740,7 @@ class BadInputTest(ControlApiCase):
                 self.assertIsInstance(j.get("error"), str)
                 self.assertTrue(j["error"])
         self.assertEqual(self.control.ok("GET", "/control/faults"), {"rules": []})
-        for path, body in [("/control/outage", {"seconds": 0}), ("/control/outage", {"seconds": 1, "mode": "x"}),
-                           ("/control/outage", {"seconds": 1, "listener": "NO_SUCH_LISTENER"})]:
+        for path, body in [("/control/outage", {"seconds": 0}), ("/control/outage", {"seconds": 1, "mode": "x"})]:
             with self.subTest(path=path, body=body):
                 status, j = self.control.call("POST", path, body=body)
                 self.assertEqual(status, 400, "%s %s: %s" % (path, body, j))
@@ -725,6 +766,17 @@ class BadInputTest(ControlApiCase):
         self.assertEqual([v for _, v in consumed], [v for v, _, _ in reports])
         got = self.control.rule(idle["id"])
         self.assertEqual((got["matched"], got["fired"]), (0, 0), got)
+
+
+    # POST /control/outage {"seconds": 1, "listener": "NO_SUCH_LISTENER"} answers 200 and
+    # GET /control/outage then reports an outage that affects nothing (the PLAINTEXT listener
+    # keeps answering): a typo in a test's listener name goes unnoticed. The same for a fault
+    # rule's "listener" (201, never matches). Drop the marker once unknown names are refused.
+    @unittest.expectedFailure
+    def test_outage_on_unknown_listener_is_refused(self):
+        status, j = self.control.call("POST", "/control/outage",
+                                      body={"seconds": 1, "listener": "NO_SUCH_LISTENER"})
+        self.assertEqual(status, 400, j)
 
 
 class TokenAndDisabledTest(unittest.TestCase):
