@@ -90,9 +90,22 @@ std::optional<std::string> check_metrics_listener(std::string_view value) {
 }
 
 // The release itself is checked against skiff's tables when the broker starts (config/ does
-// not see protocol/): here only its form.
+// not see protocol/): here only its form, MAJOR.MINOR or MAJOR.MINOR.PATCH.
 std::optional<std::string> check_emulated_version(std::string_view value) {
-    if (value.empty() || is_kafka_version(value))
+    if (value.empty())
+        return std::nullopt;
+    size_t parts = 1, digits = 0;
+    bool ok = true;
+    for (char c : value) {
+        if (c == '.') {
+            ok = ok && digits > 0;
+            ++parts;
+            digits = 0;
+        } else {
+            ok = ok && std::isdigit(static_cast<unsigned char>(c)) && ++digits <= 3;
+        }
+    }
+    if (ok && digits > 0 && (parts == 2 || parts == 3))
         return std::nullopt;
     return "expected an Apache Kafka release such as 2.8, 3.9 or 4.0";
 }

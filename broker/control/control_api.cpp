@@ -138,6 +138,18 @@ ActionResult ControlApi::route(const http::HttpRequest& request,
     return fail(404, "no such control API path; see docs/control-api.md");
 }
 
+std::optional<std::string> ControlApi::unknown_listener(const std::string& name) const {
+    if (!actions_.listeners)
+        return std::nullopt;
+    std::string known;
+    for (const auto& l : actions_.listeners()) {
+        if (l == name)
+            return std::nullopt;
+        known += (known.empty() ? "" : ", ") + l;
+    }
+    return "\"listener\": \"" + name + "\" is not one of this broker's listeners (" + known + ")";
+}
+
 json ControlApi::status() const {
     json j;
     j["faults"] = plane_->faults().list().size();
@@ -170,6 +182,9 @@ ActionResult ControlApi::faults(const std::string& method, const std::vector<std
             auto parsed = parse_rule(body);
             if (!parsed.rule)
                 return fail(400, parsed.error);
+            if (const auto& l = parsed.rule->match.listener)
+                if (auto why = unknown_listener(*l))
+                    return fail(400, *why);
             auto stored = table.add(*parsed.rule);
             auto j = rule_to_json(stored);
             spdlog::info("control: fault rule {} added: {}", stored.id, j.dump());
@@ -279,6 +294,8 @@ ActionResult ControlApi::outage(const std::string& method, const json& body) {
         if (!listener->is_string() || listener->get<std::string>().empty())
             return fail(400, "\"listener\" is a listener's name, such as \"PLAINTEXT\"");
         o.listener = listener->get<std::string>();
+        if (auto why = unknown_listener(*o.listener))
+            return fail(400, *why);
     }
     o.until = std::chrono::steady_clock::now() + o.length;
     const size_t closed = plane_->start_outage(o);

@@ -24,6 +24,9 @@ struct ActionResult {
 };
 
 struct ControlActions {
+    // The names of the Kafka listeners, which outages and fault rules may name (a typo is a 400,
+    // not a rule or an outage that silently never applies).
+    std::function<std::vector<std::string>()> listeners;
     // Version emulation: the release in force ("" for skiff's own); set one ("" to stop) or
     // get why not (an unknown release).
     std::function<std::string()> emulated_version;
@@ -58,6 +61,8 @@ class ControlApi {
     ActionResult emulation(const std::string& method, const nlohmann::json& body);
     ActionResult snapshots(const std::string& method, const std::vector<std::string>& path);
     nlohmann::json status() const;
+    // Why `name` is not a listener's name, or nullopt when it is one.
+    std::optional<std::string> unknown_listener(const std::string& name) const;
 
     ControlPlane* plane_;
     std::string token_;

@@ -52,7 +52,11 @@ asio::awaitable<std::optional<Response>> handle_under_control(ControlPlane& cont
         captured.api_version = version;
         captured.correlation_id = ctx.header.correlation_id;
         captured.client_id = std::string(client_id);
-        if (ctx.client_software) {
+        if constexpr (std::is_same_v<Request, protocol::ApiVersionsRequest>) {
+            // The request that names the software (v3+, KIP-511): its own entry shows it too.
+            captured.software_name = request.client_software_name;
+            captured.software_version = request.client_software_version;
+        } else if (ctx.client_software) {
             captured.software_name = ctx.client_software->name;
             captured.software_version = ctx.client_software->version;
         }

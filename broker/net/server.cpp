@@ -269,6 +269,12 @@ control::ControlActions Server::control_actions() {
         return broker_->emulation().set(release);
     };
     actions.releases = [] { return control::known_releases(); };
+    actions.listeners = [this] {
+        std::vector<std::string> names;
+        for (const auto& l : config_.listeners)
+            names.push_back(l.name);
+        return names;
+    };
     using control::ActionResult;
     using nlohmann::json;
     // Reset and restore replace state that requests read: every Kafka connection is closed first

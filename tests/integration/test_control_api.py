@@ -43,9 +43,6 @@ case injects faults through it and checks what a user of the client would check:
    (404 with a JSON error saying so; emulate.kafka.version still applies): after all of it the
    Kafka side still serves a produce and a consume.
 
-Two cases are expectedFailure, for deviations found while writing these (remove the marker when
-fixed): emulate.kafka.version=4.0 is refused at start-up (4.0 is tested through PUT
-/control/emulation instead), and an outage on an unknown listener is accepted and does nothing.
 """
 
 import json
@@ -768,14 +765,16 @@ class BadInputTest(ControlApiCase):
         self.assertEqual((got["matched"], got["fired"]), (0, 0), got)
 
 
-    # POST /control/outage {"seconds": 1, "listener": "NO_SUCH_LISTENER"} answers 200 and
-    # GET /control/outage then reports an outage that affects nothing (the PLAINTEXT listener
-    # keeps answering): a typo in a test's listener name goes unnoticed. The same for a fault
-    # rule's "listener" (201, never matches). Drop the marker once unknown names are refused.
-    @unittest.expectedFailure
+    # A typo in a listener's name must not give an outage (or a rule) that silently never
+    # applies.
     def test_outage_on_unknown_listener_is_refused(self):
         status, j = self.control.call("POST", "/control/outage",
                                       body={"seconds": 1, "listener": "NO_SUCH_LISTENER"})
+        self.assertEqual(status, 400, j)
+        self.assertIn("PLAINTEXT", j["error"])  # says which listeners there are
+        self.assertEqual(self.control.ok("GET", "/control/outage")["outage"], None)
+        status, j = self.control.call("POST", "/control/faults",
+                                      body={"listener": "NO_SUCH_LISTENER", "action": "drop"})
         self.assertEqual(status, 400, j)
 
 
@@ -954,10 +953,7 @@ class EmulationTest(unittest.TestCase):
     def test_emulate_4_0(self):
         self.check_release("4.0", at_startup=False)
 
-    # The start-up setting refuses 4.0 and 4.1 ("expected an Apache Kafka release such as 2.8,
-    # 3.9 or 4.0"): config/settings_table.cpp checks it with is_kafka_version(), which is
-    # message.format.version's syntax and ends at major version 3. Drop the marker once fixed.
-    @unittest.expectedFailure
+    # The start-up setting as well as the run-time call (4.x once failed the setting's check).
     def test_emulate_4_0_from_startup_setting(self):
         broker = skiff_harness.Broker({"emulate.kafka.version": "4.0"},
                                       name="emulating 4.0 at start-up").owned_by(self)

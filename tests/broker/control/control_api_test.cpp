@@ -97,7 +97,17 @@ TEST(ControlApiTest, RequestsOutageDiskAndEmulation) {
         emulated = v;
         return std::nullopt;
     };
+    actions.listeners = [] { return std::vector<std::string>{"PLAINTEXT"}; };
     ControlApi api(&plane, "", actions);
+    EXPECT_EQ(
+        call(api, request("POST", "/control/outage", R"({"seconds":1,"listener":"NOPE"})")).status,
+        400);
+    EXPECT_EQ(
+        call(api, request("POST", "/control/faults", R"({"listener":"NOPE","action":"drop"})"))
+            .status,
+        400);
+    EXPECT_FALSE(plane.outage());
+    EXPECT_TRUE(plane.faults().empty());
     auto produce = call(api, request("GET", "/control/requests?api=Produce"));
     ASSERT_EQ(produce.body["requests"].size(), 1u);
     EXPECT_EQ(produce.body["requests"][0]["sequence"], 3);
