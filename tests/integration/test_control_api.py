@@ -778,6 +778,102 @@ class BadInputTest(ControlApiCase):
         self.assertEqual(status, 400, j)
 
 
+class ResetAndSnapshotTest(unittest.TestCase):
+    """Reset between two tests and a snapshot restored, as a suite uses them, with
+    confluent-kafka; each test has its own broker (a reset is what it checks)."""
+
+    def setUp(self):
+        self.broker = skiff_harness.Broker(CONTROL_ON, name="reset broker").owned_by(self)
+        self.broker.start()
+        self.control = Control(self.broker)
+
+    def commit(self, group, topic, offset):
+        c = Consumer(dict(base_conf(self.broker, "ctl-committer"), **{"group.id": group}))
+        try:
+            c.commit(offsets=[TopicPartition(topic, 0, offset)], asynchronous=False)
+        finally:
+            c.close()
+
+    def committed(self, group, topic):
+        c = Consumer(dict(base_conf(self.broker, "ctl-committed"), **{"group.id": group}))
+        try:
+            return c.committed([TopicPartition(topic, 0)], timeout=10)[0].offset
+        finally:
+            c.close()
+
+    def topics(self):
+        admin = AdminClient({"bootstrap.servers": self.broker.bootstrap,
+                             "broker.address.family": "v4"})
+        return {t for t in admin.list_topics(timeout=10).topics if not t.startswith("_")}
+
+    def test_reset_between_two_tests(self):
+        # "Test one" leaves a topic with data, a committed offset and a live producer.
+        create_topic(self.broker, "left-over")
+        p = Producer(dict(base_conf(self.broker, "ctl-reset"), **{"enable.idempotence": True}))
+        acked = [v for v, err, _ in produce(p, "left-over", [b"a%d" % i for i in range(30)])
+                 if err is None]
+        self.assertEqual(len(acked), 30)
+        self.commit("g-reset", "left-over", 30)
+        old_dir = self.broker.partition_dir("left-over", 0)
+        with open(os.path.join(old_dir, "partition.metadata")) as f:
+            old_id = f.read()
+        answer = self.control.ok("POST", "/control/reset", {})
+        self.assertEqual(answer["topics"], 1, answer)
+        self.assertGreaterEqual(answer["groups"], 1, answer)
+        # "Test two" starts clean: no topic, no offset; the topic made again starts at 0 with a
+        # new id, and the producer of test one reconnects and is served.
+        self.assertEqual(self.topics(), set())
+        create_topic(self.broker, "left-over")
+        with open(os.path.join(self.broker.partition_dir("left-over", 0), "partition.metadata")) as f:
+            self.assertNotEqual(f.read(), old_id, "a re-created topic keeps its old id")
+        self.assertLess(self.committed("g-reset", "left-over"), 0, "the committed offset survived")
+        fresh = produce(p, "left-over", [b"b%d" % i for i in range(10)])
+        p.flush(10)
+        self.assertEqual([err for _, err, _ in fresh], [None] * 10)
+        self.assertEqual([o for _, _, o in fresh], list(range(10)))
+        self.assertEqual([v for _, v in read_partition(self.broker, "left-over", expect=10)],
+                         [b"b%d" % i for i in range(10)])
+        # ... and stays so across a restart.
+        self.broker.restart()
+        self.assertEqual([v for _, v in read_partition(self.broker, "left-over", expect=10)],
+                         [b"b%d" % i for i in range(10)])
+
+    def test_snapshot_and_restore(self):
+        create_topic(self.broker, "fixture")
+        p = Producer(base_conf(self.broker, "ctl-snapshot"))
+        fixture = [b"f%d" % i for i in range(200)]
+        self.assertEqual([err for _, err, _ in produce(p, "fixture", fixture)], [None] * 200)
+        self.commit("g-fixture", "fixture", 100)
+        taken = self.control.ok("POST", "/control/snapshots/base", expect=201)
+        self.assertGreater(taken["files"], 0, taken)
+        # A test changes everything...
+        produce(p, "fixture", [b"later%d" % i for i in range(50)])
+        self.commit("g-fixture", "fixture", 250)
+        create_topic(self.broker, "made-later")
+        # ... and the suite goes back to the fixture.
+        self.control.ok("POST", "/control/snapshots/base/restore")
+        self.assertEqual(self.topics(), {"fixture"})
+        self.assertEqual([v for _, v in read_partition(self.broker, "fixture", expect=200)], fixture)
+        self.assertEqual(self.committed("g-fixture", "fixture"), 100)
+        again = produce(p, "fixture", [b"after"])
+        self.assertEqual(again[0][1:], (None, 200), "the restored log does not end at 200")
+        self.broker.restart()
+        self.assertEqual([v for _, v in read_partition(self.broker, "fixture", expect=201)],
+                         fixture + [b"after"])
+        self.assertEqual(self.committed("g-fixture", "fixture"), 100)
+        self.broker.verify_log("fixture", 0)
+        listed = self.control.ok("GET", "/control/snapshots")["snapshots"]
+        self.assertEqual([s["name"] for s in listed], ["base"])
+        # Bad names and unknown snapshots.
+        for bad in ("..", "a%2Fb", "x" * 65):
+            status, j = self.control.call("POST", "/control/snapshots/" + bad)
+            self.assertIn(status, (400, 404), (bad, j))
+        status, j = self.control.call("POST", "/control/snapshots/nope/restore")
+        self.assertEqual(status, 404, j)
+        self.control.ok("DELETE", "/control/snapshots/base")
+        self.assertEqual(self.control.ok("GET", "/control/snapshots")["snapshots"], [])
+
+
 class TokenAndDisabledTest(unittest.TestCase):
     def test_token_required(self):
         broker = skiff_harness.Broker(dict(CONTROL_ON, **{"control.api.token": "s3cret"}),
