@@ -858,6 +858,7 @@ class ResetAndSnapshotTest(unittest.TestCase):
         again = produce(p, "fixture", [b"after"])
         self.assertEqual(again[0][1:], (None, 200), "the restored log does not end at 200")
         self.broker.restart()
+        self.control = Control(self.broker)  # the metrics listener's port is a new one
         self.assertEqual([v for _, v in read_partition(self.broker, "fixture", expect=201)],
                          fixture + [b"after"])
         self.assertEqual(self.committed("g-fixture", "fixture"), 100)
