@@ -18,6 +18,7 @@
 namespace skiff::broker::control {
 
 // What an operation answered: an HTTP status and a JSON body.
+// NOLINTNEXTLINE(bugprone-exception-escape): nlohmann::json's special members are not noexcept
 struct ActionResult {
     int status = 200;
     nlohmann::json body;

@@ -103,7 +103,7 @@ std::optional<protocol::ErrorCode> parse_error_code(std::string_view text) {
     std::transform(upper.begin(), upper.end(), upper.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
 #define SKIFF_ERROR_BY_NAME(name, number, kafka_name) \
-    if (upper == kafka_name)                          \
+    if (upper == (kafka_name))                        \
         return protocol::ErrorCode::name;
     SKIFF_KAFKA_ERROR_CODES(SKIFF_ERROR_BY_NAME)
 #undef SKIFF_ERROR_BY_NAME

@@ -127,16 +127,21 @@ asio::awaitable<std::optional<Response>> handle_under_control(ControlPlane& cont
     } else {
         switch (error_answer_kind(api_key)) {
             case ErrorAnswer::read_only: {
-                Request adjusted = request;
+                Response response;
                 if constexpr (std::is_same_v<Request, protocol::FetchRequest>) {
+                    Request adjusted = request;
                     if (targets_every_partition(request, *fired)) {
                         adjusted.max_wait_ms = 0;
                         adjusted.min_bytes = 0;
                     }
+                    response = co_await Handle(ctx, adjusted);
                 } else if constexpr (std::is_same_v<Request, protocol::MetadataRequest>) {
+                    Request adjusted = request;
                     adjusted.allow_auto_topic_creation = false;
+                    response = co_await Handle(ctx, adjusted);
+                } else {
+                    response = co_await Handle(ctx, request);
                 }
-                Response response = co_await Handle(ctx, adjusted);
                 overwrite_errors(response, version, fired->error, !fired->topic, targets);
                 if constexpr (std::is_same_v<Response, protocol::FetchResponse>)
                     drop_records_of_errors(response);

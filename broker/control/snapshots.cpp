@@ -155,14 +155,14 @@ void snapshot_log(storage::PartitionLog& log, const fs::path& to, storage::Offse
                     continue;
                 const fs::path target = to / entry.path().filename();
                 const auto base = segment_base(entry.path());
-                if (!base) {  // producer snapshots, partition.metadata: small, may be rewritten
-                    copy_durably(entry.path(), target);
-                } else if (*base < active->base_offset()) {  // sealed: never changed in place
+                if (base && *base < active->base_offset()) {  // sealed: never changed in place
                     link_into(entry.path(), target);
+                } else if (!base || entry.path().extension() == ".txnindex") {
+                    // Producer snapshots, partition.metadata, the active .txnindex: small, and
+                    // rewritten or appended to in place.
+                    copy_durably(entry.path(), target);
                 } else if (entry.path().extension() == ".log") {
                     copy_durably(entry.path(), target, active->size_bytes());
-                } else if (entry.path().extension() == ".txnindex") {
-                    copy_durably(entry.path(), target);
                 }
                 // The active segment's .index and .timeindex are preallocated and written in
                 // place: left out, rebuilt from the .log when the log is opened.
