@@ -635,7 +635,7 @@ class OutageAndDiskTest(ControlApiCase):
         values = [b"o-%03d" % i for i in range(150)]
         for i, v in enumerate(values):
             if i == 50:
-                r = self.control.ok("POST", "/control/outage", {"seconds": 3, "mode": "refuse"})
+                r = self.control.ok("POST", "/control/outage", {"seconds": 5, "mode": "refuse"})
                 self.assertGreaterEqual(r["connections_closed"], 2, r)
                 self.assertEqual(r["mode"], "refuse")
                 self.assertEqual(self.control.ok("GET", "/control/outage")["outage"]["mode"], "refuse")
@@ -873,6 +873,56 @@ class ResetAndSnapshotTest(unittest.TestCase):
         self.assertEqual(status, 404, j)
         self.control.ok("DELETE", "/control/snapshots/base")
         self.assertEqual(self.control.ok("GET", "/control/snapshots")["snapshots"], [])
+
+
+class CommandLineTest(unittest.TestCase):
+    """`skiff control`, the same API from a shell: what it prints and its exit codes."""
+
+    def test_skiff_control_commands(self):
+        broker = skiff_harness.Broker(dict(CONTROL_ON, **{"control.api.token": "t0k"}),
+                                      name="cli broker").owned_by(self)
+        broker.start()
+        url = "http://127.0.0.1:%d" % broker.metrics_port()
+
+        def run(*args, token="t0k"):
+            env = dict(os.environ, SKIFF_CONTROL_TOKEN=token)
+            r = subprocess.run([skiff_harness.binary(), "control", "--url", url] + list(args),
+                               capture_output=True, text=True, timeout=30, env=env)
+            return r.returncode, r.stdout, r.stderr
+
+        code, out, _ = run("faults", "add", json.dumps(
+            {"api": "Metadata", "action": "latency", "latency_ms": 1, "count": 1}))
+        self.assertEqual(code, 0)
+        self.assertEqual(json.loads(out)["id"], 1)
+        code, out, _ = run("faults", "list")
+        self.assertEqual([r["api"] for r in json.loads(out)["rules"]], ["Metadata"])
+        code, out, _ = run("emulate", "2.8")
+        self.assertEqual((code, json.loads(out)["kafka_version"]), (0, "2.8"))
+        self.assertEqual(api_versions(broker.port)[3], (0, 11), "Metadata under 2.8")
+        self.assertEqual(run("emulate", "off")[0], 0)
+        self.assertEqual(run("disk", "0", "0")[0], 0)
+        code, out, _ = run("reset")
+        self.assertEqual(code, 0)
+        self.assertIn("total_ms", json.loads(out))
+        code, out, _ = run("requests", "--api", "ApiVersions", "--limit", "1")
+        self.assertEqual(code, 0)
+        self.assertEqual(json.loads(out)["requests"][0]["api"], "ApiVersions")
+        # Refused by the broker: 1, with its JSON error on stderr.
+        code, _, err = run("faults", "add", "{\"action\":\"nope\"}")
+        self.assertEqual(code, 1)
+        self.assertIn("nope", err)
+        self.assertEqual(run("status", token="wrong")[0], 1)
+        # Usage errors: 2, and nothing sent.
+        self.assertEqual(run("faults", "frobnicate")[0], 2)
+        self.assertEqual(run()[0], 2)
+        code, _, err = run("faults", "clear")
+        self.assertEqual(code, 0, err)
+        # Nobody listening: 1, saying so.
+        r = subprocess.run([skiff_harness.binary(), "control", "--url",
+                            "http://127.0.0.1:%d" % skiff_harness.free_port(), "status"],
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot reach", r.stderr)
 
 
 class TokenAndDisabledTest(unittest.TestCase):
