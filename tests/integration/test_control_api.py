@@ -387,6 +387,60 @@ class FaultInjectionTest(ControlApiCase):
             self.assert_exactly_once_in_order(consumed, [b"warm"] + values[part],
                                               "partition %d" % part)
 
+    def test_fail_response_applies_the_request_then_fails_it(self):
+        """fail_response is the lost answer: the batch is stored, the client hears an error.
+        An idempotent producer's retry is then recognised (stored once); a plain producer's
+        retry is a second copy, which is what shows the first was applied."""
+        topic = "ctl-fail-response"
+        create_topic(self.broker, topic, 2)
+        idem = Producer(dict(base_conf(self.broker, "fr-idempotent"), **{
+            "enable.idempotence": True, "acks": "all", "error_cb": self.error_cb}))
+        produce(idem, topic, [b"warm"], partition=0)
+        r = self.control.add_rule(api="Produce", client_id="fr-idempotent",
+                                  action="fail_response", error="NOT_LEADER_OR_FOLLOWER", count=2)
+        values = [b"fr-%02d" % i for i in range(10)]
+        reports = produce(idem, topic, values, partition=0)
+        self.assertEqual([e for _, e, _ in reports], [None] * 10)
+        self.assertEqual(self.control.rule(r["id"])["fired"], 2)
+        self.assert_exactly_once_in_order(read_partition(self.broker, topic, 0, expect=11),
+                                          [b"warm"] + values, "idempotent producer")
+
+        plain = Producer(dict(base_conf(self.broker, "fr-plain"), **{
+            "enable.idempotence": False, "acks": "all", "retries": 5,
+            "max.in.flight.requests.per.connection": 1}))
+        produce(plain, topic, [b"warm"], partition=1)
+        r = self.control.add_rule(api="Produce", client_id="fr-plain", topic=topic, partition=1,
+                                  action="fail_response", error="NOT_LEADER_OR_FOLLOWER", count=1)
+        reports = produce(plain, topic, [b"twice"], partition=1)
+        self.assertEqual(reports[0][1], None)
+        self.assertEqual(self.control.rule(r["id"])["fired"], 1)
+        values = [v for _, v in read_partition(self.broker, topic, 1, expect=3)]
+        self.assertEqual(values, [b"warm", b"twice", b"twice"],
+                         "the failed answer's batch was not stored before the retry")
+
+    def test_latency_and_probability(self):
+        """A latency rule delays and then serves; a probability rule fires on some of its
+        matches only, and its counts say how many."""
+        topic = "ctl-latency"
+        create_topic(self.broker, topic)
+        p = Producer(dict(base_conf(self.broker, "lat-producer"), **{"acks": "all"}))
+        produce(p, topic, [b"warm"])
+        slow = self.control.add_rule(api="Produce", client_id="lat-producer", action="latency",
+                                     latency_ms=300, count=1)
+        self.assertEqual([e for _, e, _ in produce(p, topic, [b"slow"])], [None])
+        self.assertEqual(self.control.rule(slow["id"])["fired"], 1)
+        some = self.control.add_rule(api="Metadata", client_id="lat-meta", action="fail_response",
+                                     error="LEADER_NOT_AVAILABLE", probability=0.5)
+        admin = AdminClient({"bootstrap.servers": self.broker.bootstrap, "client.id": "lat-meta",
+                             "broker.address.family": "v4"})
+        for _ in range(20):
+            admin.list_topics(topic, timeout=10)
+        got = self.control.rule(some["id"])
+        self.assertGreaterEqual(got["matched"], 20, got)
+        self.assertLess(got["fired"], got["matched"], got)
+        self.assertEqual([v for _, v in read_partition(self.broker, topic, expect=2)],
+                         [b"warm", b"slow"])
+
     # ---- 2 --------------------------------------------------------------------------------
     def test_transactions_with_retriable_coordinator_errors(self):
         topic = "ctl-txn"
