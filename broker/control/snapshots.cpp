@@ -24,7 +24,14 @@ namespace skiff::broker::control {
 
 namespace fs = std::filesystem;
 
+std::function<void(std::string_view point)> restore_crash_hook;
+
 namespace {
+
+void crash_point(std::string_view point) {
+    if (restore_crash_hook)
+        restore_crash_hook(point);
+}
 
 constexpr const char* kTmpPrefix = "~tmp-";          // '~': never a valid snapshot name
 constexpr const char* kRestoreStaging = "~restore";  // the tree a restore moves in
@@ -214,13 +221,15 @@ std::vector<fs::path> partition_dirs(const fs::path& dir) {
 }
 
 // The restore's switch, second half: the staged dirs and topic configs moved into the log dir
-// (each rename atomic; done again after a crash, it moves what is left), then the journal and
-// the staging dir removed.
+// (each rename atomic; done again after a crash, it moves what is left). The journal stays:
+// end_restore() removes it once the rest of the state is the snapshot's too.
 void move_staged_in(const fs::path& log_dir) {
     const fs::path root = snapshots_root(log_dir);
     const fs::path staging = root / kRestoreStaging;
-    for (const auto& dir : partition_dirs(staging))
+    for (const auto& dir : partition_dirs(staging)) {
+        crash_point("moving");
         rename_path(dir, log_dir / dir.filename());
+    }
     const fs::path configs = topic_config_dir(log_dir);
     make_dir(configs);
     std::error_code ec;
@@ -228,9 +237,32 @@ void move_staged_in(const fs::path& log_dir) {
         rename_path(entry.path(), configs / entry.path().filename());
     fsync_dir(configs);
     fsync_dir(log_dir);
+}
+
+// The restore done: the journal, then the staging dir, removed.
+void end_restore(const fs::path& log_dir) {
+    const fs::path root = snapshots_root(log_dir);
     if (auto removed = storage::remove_file_durably(root / kRestoreJournal); !removed)
         throw Failure{removed.error().message};
-    fs::remove_all(staging, ec);
+    std::error_code ec;
+    fs::remove_all(root / kRestoreStaging, ec);
+}
+
+// At start-up without a journal: a staging tree (a crash before the journal) and ~tmp-* dirs
+// (a take_snapshot or delete_snapshot cut short) are leftovers nothing will finish.
+void remove_leftovers(const fs::path& log_dir) {
+    const fs::path root = snapshots_root(log_dir);
+    std::error_code ec;
+    std::vector<fs::path> doomed;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name == kRestoreStaging || name.starts_with(kTmpPrefix))
+            doomed.push_back(entry.path());
+    }
+    for (const auto& dir : doomed) {
+        spdlog::info("removing {}, left by an interrupted snapshot or restore", dir.string());
+        fs::remove_all(dir, ec);
+    }
 }
 
 }  // namespace
@@ -361,11 +393,14 @@ std::string restore_snapshot(Broker& broker, const std::string& name) {
             copy_durably(entry.path(), staging / "topic-configs" / entry.path().filename());
         fsync_dir(staging / "topic-configs");
         fsync_dir(staging);
+        crash_point("staged");
         // 2. The switch, journaled: from here a crash is rolled forward at start-up.
         write_text(root / kRestoreJournal, "snapshot=" + name + "\nphase=switch\n");
+        crash_point("switch");
         broker.topics().remove_all();
         write_text(root / kRestoreJournal, "snapshot=" + name + "\nphase=move\n");
         move_staged_in(log_dir);
+        crash_point("moved");
     } catch (const std::exception& e) {
         if (!fs::exists(root / kRestoreJournal, ec))
             fs::remove_all(staging, ec);
@@ -422,8 +457,21 @@ std::string restore_snapshot(Broker& broker, const std::string& name) {
         if (auto applied = broker.credentials().apply(changes); !applied)
             error += (error.empty() ? "" : "; ") + applied.error().message;
     }
+    // The journal goes last, and only when all of the above worked: until the checkpoints are
+    // the restored logs' (not the old state's, whose log start offsets would hide or expose the
+    // wrong records) and the ACL and SCRAM files the snapshot's, a crash must still be rolled
+    // forward at start-up; after an error here, the next start finishes the restore again.
     if (auto written = broker.logs().checkpoint(); !written)
         error += (error.empty() ? "" : "; ") + written.error().message;
+    if (error.empty()) {
+        try {
+            end_restore(log_dir);
+        } catch (const Failure& f) {
+            error = f.message;
+        }
+    } else {
+        error += " (the restore is finished again at the next start)";
+    }
     if (error.empty())
         spdlog::info("restored snapshot {}", name);
     return error;
@@ -464,8 +512,10 @@ std::string delete_snapshot(Broker& broker, const std::string& name) {
 std::string finish_interrupted_restore(const fs::path& log_dir) {
     const fs::path root = snapshots_root(log_dir);
     std::error_code ec;
-    if (!fs::exists(root / kRestoreJournal, ec))
+    if (!fs::exists(root / kRestoreJournal, ec)) {
+        remove_leftovers(log_dir);
         return {};
+    }
     const std::string journal = read_text(root / kRestoreJournal);
     std::string name;
     if (auto at = journal.find("snapshot="); at != std::string::npos)
@@ -489,6 +539,18 @@ std::string finish_interrupted_restore(const fs::path& log_dir) {
                 throw Failure{removed.error().message};
         }
         move_staged_in(log_dir);
+        // The snapshot's checkpoints, not the old state's: LogManager::open would otherwise
+        // give a restored log the log start offset its namesake had (hiding records, or
+        // showing ones the snapshot had deleted) and its recovery point. (None in the snapshot:
+        // none here either, which costs a full recovery, not a mix.)
+        for (const char* file :
+             {storage::kRecoveryPointCheckpoint, storage::kLogStartOffsetCheckpoint}) {
+            if (fs::exists(root / name / file, ec))
+                write_text(log_dir / file, read_text(root / name / file));
+            else if (auto removed = storage::remove_file_durably(log_dir / file); !removed)
+                throw Failure{removed.error().message};
+        }
+        end_restore(log_dir);
     } catch (const std::exception& e) {
         return "finishing the restore of snapshot " + name + ": " + e.what();
     } catch (const Failure& f) {

@@ -34,18 +34,22 @@
 // built in <root>/~restore (links of the snapshot's files, copies of its active segments so
 // the snapshot itself is never appended to), fsynced; then <root>/restore-journal is written
 // and the switch happens: every live topic removed (dirs renamed *-delete, fsync), the
-// journal moved on to its second phase, the staged dirs renamed into the log dir, the
-// journal removed. In memory: the LogManager opens the new dirs, the topic registry and the
-// coordinators reload (Broker::reopen_internal_state), the ACLs and users are replaced. A crash
+// journal moved on to its second phase, the staged dirs renamed into the log dir. In memory: the
+// LogManager opens the new dirs, the topic registry and the coordinators reload
+// (Broker::reopen_internal_state), the ACLs and users are replaced, the checkpoints written; only
+// then is the journal removed, so a crash anywhere before leaves it for the roll-forward (the
+// log dir's checkpoints and ACL and SCRAM files are still the old state's until then). A crash
 // before the journal leaves the live data as it was; after it, finish_interrupted_restore(), run
-// before the LogManager opens the log dir, rolls the switch forward, so the state is the
-// snapshot's, never a mix.
+// before the LogManager opens the log dir, rolls the switch forward (the snapshot's checkpoints,
+// ACLs and users installed too), so the state is the snapshot's, never a mix.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "broker/broker.h"
@@ -78,7 +82,17 @@ std::vector<SnapshotInfo> list_snapshots(const Broker& broker);
 std::string delete_snapshot(Broker& broker, const std::string& name);
 
 // For start-up, before LogManager::open: completes a restore a crash interrupted after its
-// switch began (see above); does nothing otherwise. Empty on success, else what failed.
+// switch began (see above); otherwise removes what an interrupted restore or snapshot left in the
+// snapshots dir (~restore, ~tmp-*) and does nothing else. Empty on success, else what failed.
 std::string finish_interrupted_restore(const std::filesystem::path& log_dir);
+
+// Tests only (tests/broker/control/snapshots_test.cpp); empty otherwise. restore_snapshot
+// calls it at each point where a test simulates a crash: "staged" (the tree built, no journal
+// yet), "switch" (journal phase=switch written, no live dir renamed yet), "moving" (phase=move,
+// before each staged partition dir is renamed in), "moved" (every one in, nothing done in memory
+// yet, the journal still there). A hook that throws something not derived
+// from std::exception stops the restore there, past its handlers, with the disk as a crash there
+// would leave it.
+extern std::function<void(std::string_view point)> restore_crash_hook;
 
 }  // namespace skiff::broker::control

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "tests/broker/control/control_fixture.h"
 
@@ -111,6 +112,54 @@ TEST_F(ResetTest, RemovesAclsAndUsersOnlyWhenAsked) {
     restart();
     EXPECT_TRUE(broker().authorizer()->acls().all().empty());
     EXPECT_EQ(broker().credentials().user_count(), 0u);
+}
+
+// With the schema registry on: its subjects go with the reset, and _schemas is empty (not only
+// tombstoned), also after reopening the broker.
+TEST_F(ResetTest, SchemaRegistryIsEmptiedAndStaysEmpty) {
+    config.schema_registry_listeners = "http://127.0.0.1:0";
+    auto call = [&](const std::string& method, const std::string& path,
+                    const std::string& body = "") {
+        schema_registry::RestRequest r;
+        r.method = method;
+        r.path = path;
+        r.body = body;
+        return broker().schema_registry()->handle(r);
+    };
+    auto register_schema = [&](const std::string& subject, const std::string& schema) {
+        auto answer = call("POST", "/subjects/" + subject + "/versions",
+                           nlohmann::json{{"schema", schema}}.dump());
+        EXPECT_EQ(answer.status, 200) << answer.body;
+        return answer.status == 200 ? nlohmann::json::parse(answer.body).at("id").get<int32_t>()
+                                    : -1;
+    };
+    auto schemas_end = [&] { return broker().logs().get({"_schemas", 0})->log_end_offset(); };
+    const int32_t first = register_schema("orders-value", R"("string")");
+    register_schema("payments-value", R"("long")");
+    ASSERT_GT(schemas_end(), 0);
+    EXPECT_TRUE(control::is_broker_topic(broker(), "_schemas"));
+
+    auto report = reset_broker(broker(), {});
+    ASSERT_TRUE(report.error.empty()) << report.error;
+    EXPECT_EQ(report.topics, 0u);  // _schemas is not a user topic
+    for (int round = 0; round < 2; ++round) {
+        SCOPED_TRACE(round == 0 ? "after the reset" : "reopened");
+        EXPECT_EQ(nlohmann::json::parse(call("GET", "/subjects").body), nlohmann::json::array());
+        EXPECT_EQ(call("GET", "/schemas/ids/" + std::to_string(first)).status, 404);
+        ASSERT_NE(broker().logs().get({"_schemas", 0}), nullptr);
+        EXPECT_EQ(schemas_end(), 0);
+        EXPECT_EQ(broker().logs().get({"_schemas", 0})->log_start_offset(), 0);
+        EXPECT_EQ(broker().topics().overrides("_schemas")->at("cleanup.policy"), "compact");
+        restart();
+    }
+    EXPECT_EQ(partition_dirs(), (std::vector<std::string>{"__consumer_offsets-0",
+                                                          "__transaction_state-0", "_schemas-0"}));
+    // The registry works on the new log.
+    const int32_t again = register_schema("orders-value", R"("double")");
+    EXPECT_GT(again, 0);
+    restart();
+    EXPECT_EQ(nlohmann::json::parse(call("GET", "/subjects").body),
+              nlohmann::json::array({"orders-value"}));
 }
 
 // Not a timing assertion: prints what a reset of 100 topics with some data costs here.
