@@ -125,13 +125,14 @@ ActionResult ControlApi::route(const http::HttpRequest& request,
             return wrong_method("POST");
         if (!body.is_null() && !body.is_object())
             return fail(400, "the body is a JSON object: {\"acls\": bool, \"users\": bool}");
-        for (const auto& [key, value] : (body.is_object() ? body : json::object()).items())
+        const json options = body.is_object() ? body : json::object();
+        for (const auto& [key, value] : options.items())
             if ((key != "acls" && key != "users") || !value.is_boolean())
                 return fail(400, "unknown or non-boolean field \"" + key +
                                      "\" (the options are \"acls\" and \"users\")");
         if (!actions_.reset)
             return fail(409, "reset is not available in this build");
-        return actions_.reset(body.is_object() ? body : json::object());
+        return actions_.reset(options);
     }
     if (what == "snapshots")
         return snapshots(method, path);
