@@ -182,9 +182,35 @@ void GroupCoordinator::run(Deferred& deferred) {
 }
 
 void GroupCoordinator::clear_groups() {
-    std::lock_guard lock(mutex_);
-    groups_.clear();
-    rewrite_all_ = false;  // nothing of the old groups is to be written again
+    Deferred deferred;
+    {
+        std::lock_guard lock(mutex_);
+        // A JoinGroup or SyncGroup waiting in a rebalance is answered, not dropped: its request
+        // coroutine would otherwise never resume and keep its connection (closed by the caller)
+        // alive for good. COORDINATOR_NOT_AVAILABLE sends a client that still listens back to
+        // FindCoordinator, as when a coordinator moves.
+        groups_.for_each_mutable([&](Group& g) {
+            if (g.type() != ClassicGroup::kType)
+                return;
+            for (auto& [id, member] : static_cast<ClassicGroup&>(g).members) {
+                if (auto join = std::move(member.awaiting_join))
+                    deferred.push_back([join = std::move(join)] {
+                        JoinResult r;
+                        r.error = protocol::ErrorCode::coordinator_not_available;
+                        join(std::move(r));
+                    });
+                if (auto sync = std::move(member.awaiting_sync))
+                    deferred.push_back([sync = std::move(sync)] {
+                        SyncResult r;
+                        r.error = protocol::ErrorCode::coordinator_not_available;
+                        sync(std::move(r));
+                    });
+            }
+        });
+        groups_.clear();
+        rewrite_all_ = false;  // nothing of the old groups is to be written again
+    }
+    run(deferred);
 }
 
 void GroupCoordinator::start(const asio::any_io_executor& executor,

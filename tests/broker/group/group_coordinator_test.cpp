@@ -32,5 +32,20 @@ TEST_F(GroupCoordinatorTest, DeleteGroupExpiresMembersPastTheirDeadlineFirst) {
     EXPECT_EQ(coordinator->describe("g").group_state, "Dead");
 }
 
+// The control API's reset and restore clear every group with their connections closed: a JoinGroup
+// waiting in a rebalance is answered then (its coroutine would otherwise never finish).
+TEST_F(GroupCoordinatorTest, ClearingGroupsAnswersJoinsWaitingInARebalance) {
+    std::string a = new_member();
+    auto first = join(params(a));
+    ASSERT_TRUE(first->has_value());
+    std::string b = new_member();
+    auto waiting = join(params(b));  // waits until a joins again or its rebalance times out
+    ASSERT_FALSE(waiting->has_value());
+    coordinator->clear_groups();
+    ASSERT_TRUE(waiting->has_value());
+    EXPECT_EQ((*waiting)->error, ErrorCode::coordinator_not_available);
+    EXPECT_EQ(coordinator->describe("g").group_state, "Dead");
+}
+
 }  // namespace
 }  // namespace skiff::broker::group
