@@ -15,11 +15,11 @@
 namespace skiff::broker {
 namespace {
 
-// The common tail of every route: error codes counted for the metrics, then the response
-// encoded (unless the handler suppressed it: acks=0).
+// The common tail: error codes counted for the metrics, then the response encoded (unless the
+// handler suppressed it: acks=0).
 template <class Response>
-RouteOutcome finish(RequestContext& ctx, const Response& response, int16_t version,
-                    protocol::OutBuffer& out) {
+RouteOutcome finish_route(RequestContext& ctx, const Response& response, int16_t version,
+                          protocol::OutBuffer& out) {
     // Error codes by API for the metrics: a walk over the response's topics and partitions.
     auto& metrics = ctx.broker.request_metrics();
     protocol::for_each_error_code(response, version, [&](protocol::ErrorCode code) {
@@ -31,8 +31,26 @@ RouteOutcome finish(RequestContext& ctx, const Response& response, int16_t versi
     return RouteOutcome{true, std::nullopt};
 }
 
+// Kafka 4.x advertises Produce from v0 and answers v0-2 UNSUPPORTED_VERSION per partition
+// (KAFKA-18659); so does skiff emulating it (emulate.kafka.version). nullopt: not refused.
+template <class Request>
+std::optional<RouteOutcome> refused_by_emulation(RequestContext& ctx, const Request& request,
+                                                 int16_t version, protocol::OutBuffer& out) {
+    if constexpr (std::is_same_v<Request, protocol::ProduceRequest>) {
+        if (const auto* e = ctx.broker.emulation().current();
+            e && version < e->produce_min_accepted) {
+            control::Fired everything;
+            everything.error = protocol::ErrorCode::unsupported_version;
+            auto split = control::split_produce(request, everything);
+            ctx.suppress_response = request.acks == 0;
+            return finish_route(ctx, split.refused, version, out);
+        }
+    }
+    return std::nullopt;
+}
+
 // Adapts a typed handler to the router's byte-level signature: decode, handle, encode. With the
-// test-control API on, the handler is called through it (control/request_hook.h).
+// test-control API on, control/request_hook.h intercepts the request around its handler.
 template <class Request, class Response,
           asio::awaitable<Response> (*Handle)(RequestContext&, const Request&)>
 asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::byte> body,
@@ -41,27 +59,22 @@ asio::awaitable<RouteOutcome> route(RequestContext& ctx, std::span<const std::by
         protocol::decode_message<Request>(body, version, protocol::TrailingBytes::ignore);
     if (!request)
         co_return RouteOutcome{false, std::move(request.error())};
-    if constexpr (std::is_same_v<Request, protocol::ProduceRequest>) {
-        // Kafka 4.x advertises Produce from v0 and answers v0-2 UNSUPPORTED_VERSION per
-        // partition (KAFKA-18659); so does skiff emulating it.
-        if (const auto* e = ctx.broker.emulation().current();
-            e && version < e->produce_min_accepted) [[unlikely]] {
-            control::Fired everything;
-            everything.error = protocol::ErrorCode::unsupported_version;
-            auto split = control::split_produce(*request, everything);
-            ctx.suppress_response = request->acks == 0;
-            co_return finish(ctx, split.refused, version, out);
-        }
-    }
+    if (auto refused = refused_by_emulation(ctx, *request, version, out)) [[unlikely]]
+        co_return *refused;
     if (auto* control = ctx.broker.control()) [[unlikely]] {
-        auto response = co_await control::handle_under_control<Request, Response, Handle>(
-            *control, ctx, *request, version);
-        if (!response)
+        auto plan = control::intercept<Request, Response>(*control, ctx, *request, version);
+        if (plan.latency.count() > 0)
+            co_await control::pause(plan.latency);
+        if (!plan.respond)
             co_return RouteOutcome{false, std::nullopt};
-        co_return finish(ctx, *response, version, out);
+        Response response{};
+        if (plan.run_handler)
+            response = co_await Handle(ctx, plan.adjusted ? *plan.adjusted : *request);
+        control::complete(plan, response, version, ctx);
+        co_return finish_route(ctx, response, version, out);
     }
     Response response = co_await Handle(ctx, *request);
-    co_return finish(ctx, response, version, out);
+    co_return finish_route(ctx, response, version, out);
 }
 
 // What a session may send: before SASL authentication completes only ApiVersions and the SASL
