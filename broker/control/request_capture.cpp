@@ -1,21 +1,10 @@
 #include "broker/control/request_capture.h"
 
+#include "broker/topics/topic_ids.h"
 #include "protocol/api_key.h"
+#include "storage/partition_metadata.h"
 
 namespace skiff::broker::control {
-namespace {
-
-std::string hex_uuid(const protocol::Uuid& id) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (uint8_t b : id.bytes) {
-        out += kHex[b >> 4];
-        out += kHex[b & 15];
-    }
-    return out;
-}
-
-}  // namespace
 
 void RequestCapture::add(CapturedRequest request) {
     std::lock_guard lock(mutex_);
@@ -80,7 +69,8 @@ nlohmann::json to_json(const CapturedRequest& r) {
         if (!t.name.empty())
             topic["name"] = t.name;
         if (t.topic_id != protocol::Uuid{})
-            topic["topic_id"] = hex_uuid(t.topic_id);
+            topic["topic_id"] =
+                storage::to_string(to_topic_id(t.topic_id));  // as partition.metadata has it
         if (!t.partitions.empty())
             topic["partitions"] = t.partitions;
         topics.push_back(std::move(topic));
