@@ -72,6 +72,9 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     if (config_.control_api_enable)
         control_ = std::make_unique<control::ControlPlane>(
             static_cast<size_t>(config_.control_api_capture_requests));
+    if (config_.client_telemetry_enable)
+        client_telemetry_ =
+            std::make_unique<telemetry::ClientTelemetry>(telemetry::telemetry_settings(config_));
 }
 
 storage::PartitionLog& Broker::internal_log(const std::string& topic) {

@@ -19,6 +19,7 @@
 #include "broker/schema_registry/service/schemas_topic.h"
 #include "broker/security/authorizer.h"
 #include "broker/security/credential_store.h"
+#include "broker/telemetry/client_telemetry.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
 #include "broker/topics/topic_registry.h"
@@ -61,6 +62,9 @@ class Broker {
     // The test-control API's state (docs/control-api.md), or null when control.api.enable is
     // off: then the request path does nothing of it.
     control::ControlPlane* control() { return control_.get(); }
+    // Client telemetry (KIP-714, docs/client-telemetry.md), or null when client.telemetry.enable
+    // is off.
+    telemetry::ClientTelemetry* client_telemetry() { return client_telemetry_.get(); }
     // emulate.kafka.version: the Apache Kafka release whose ApiVersions skiff answers with.
     control::VersionEmulation& emulation() { return emulation_; }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
@@ -115,6 +119,7 @@ class Broker {
     std::unique_ptr<schema_registry_service::SchemasTopic> schemas_topic_;
     std::unique_ptr<schema_registry::Registry> schema_registry_;
     std::unique_ptr<control::ControlPlane> control_;
+    std::unique_ptr<telemetry::ClientTelemetry> client_telemetry_;
     control::VersionEmulation emulation_;
 };
 

@@ -58,5 +58,7 @@
     X(list_transactions,        66, ListTransactions,        ListTransactionsRequest,        ListTransactionsResponse,        0,  2,  0) \
     X(consumer_group_heartbeat, 68, ConsumerGroupHeartbeat,  ConsumerGroupHeartbeatRequest,  ConsumerGroupHeartbeatResponse,  0,  1,  0) \
     X(consumer_group_describe,  69, ConsumerGroupDescribe,   ConsumerGroupDescribeRequest,   ConsumerGroupDescribeResponse,   0,  1,  0) \
+    X(get_telemetry_subscriptions, 71, GetTelemetrySubscriptions, GetTelemetrySubscriptionsRequest, GetTelemetrySubscriptionsResponse, 0, 0, 0) \
+    X(push_telemetry,           72, PushTelemetry,           PushTelemetryRequest,           PushTelemetryResponse,           0,  0,  0) \
     X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0)
 // clang-format on

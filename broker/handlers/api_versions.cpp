@@ -34,6 +34,14 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
             return v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_heartbeat) ||
                    v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_describe);
         });
+    // client.telemetry.enable off: KIP-714's APIs are not offered, as Kafka's ApiVersions leaves
+    // them out without a client telemetry receiver, and clients never push.
+    if (!ctx.broker.config().client_telemetry_enable)
+        std::erase_if(resp.api_keys, [](const protocol::ApiVersion& v) {
+            return v.api_key ==
+                       static_cast<int16_t>(protocol::ApiKey::get_telemetry_subscriptions) ||
+                   v.api_key == static_cast<int16_t>(protocol::ApiKey::push_telemetry);
+        });
     co_return resp;
 }
 
