@@ -109,6 +109,28 @@ std::string snake_case(const std::string& name) {
     return out;
 }
 
+// promtool refuses a name holding a metric type as a word (`queue_gauge`): such words are left
+// out of the name.
+std::string without_type_words(const std::string& name) {
+    static constexpr std::array<std::string_view, 4> kTypes = {"gauge", "counter", "histogram",
+                                                               "summary"};
+    std::string out;
+    size_t start = 0;
+    while (start <= name.size()) {
+        size_t end = name.find('_', start);
+        if (end == std::string::npos)
+            end = name.size();
+        const std::string_view word(name.data() + start, end - start);
+        if (std::find(kTypes.begin(), kTypes.end(), word) == kTypes.end()) {
+            if (!out.empty())
+                out += '_';
+            out += word;
+        }
+        start = end + 1;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string prometheus_name(std::string_view text, bool label) {
@@ -322,8 +344,8 @@ void ClientTelemetry::apply(Instance& instance, const MetricsPayload& payload) {
     points_skipped_ += payload.skipped_points;
     static const std::vector<Attribute> kNoAttributes;
     for (const auto& point : payload.points) {
-        std::string family =
-            std::string(kFamilyPrefix) + snake_case(prometheus_name(point.name, false));
+        std::string family = std::string(kFamilyPrefix) +
+                             without_type_words(snake_case(prometheus_name(point.name, false)));
         const bool counter = point.kind == PointKind::counter;
         if (counter && !family.ends_with("_total"))
             family += "_total";
@@ -331,7 +353,7 @@ void ClientTelemetry::apply(Instance& instance, const MetricsPayload& payload) {
         // readers) would take it for one of those.
         if (!counter && (family.ends_with("_total") || family.ends_with("_count") ||
                          family.ends_with("_sum") || family.ends_with("_bucket")))
-            family += "_gauge";
+            family += "_value";
         if (family.starts_with(kOwnPrefix)) {
             ++points_skipped_;
             continue;

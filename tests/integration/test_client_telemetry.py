@@ -76,7 +76,8 @@ def series(text, prefix, **labels):
 
 
 def value(text, name, **labels):
-    lines = [line for line in series(text, name + "{", **labels)]
+    """The value of the first series of family `name` with these labels, or None."""
+    lines = series(text, name + ("{" if labels else " "), **labels)
     return float(lines[0].rsplit(" ", 1)[1]) if lines else None
 
 
@@ -230,7 +231,7 @@ class LibrdkafkaTelemetryTest(unittest.TestCase):
         self.assertTrue(latency, text)
         self.assertIn('node_id="', latency[0])
         self.assertGreaterEqual(value(text, "skiff_client_telemetry_pushes_total", error="NONE"), 2)
-        self.assertEqual(value(text, "skiff_client_telemetry_clients"), 2)
+        self.assertGreaterEqual(value(text, "skiff_client_telemetry_clients"), 2)
 
     def test_off_the_clients_never_call_the_apis(self):
         broker = skiff_harness.Broker({"metrics.listener": "HTTP://127.0.0.1:0",
@@ -267,7 +268,7 @@ class BadPushesTest(unittest.TestCase):
         broker, client = self.start({"client.telemetry.enable": "true",
                                      "client.telemetry.push.interval.ms": "60000",
                                      "telemetry.max.bytes": "1024"})
-        good = gauge_payload("org.apache.kafka.raw.gauge", 42)
+        good = gauge_payload("org.apache.kafka.raw.level", 42)
 
         def fresh():
             # A new instance for each bad push: its first push is never early.
@@ -284,7 +285,7 @@ class BadPushesTest(unittest.TestCase):
             ("unknown codec", lambda i, s: client.push(i, s, good, compression=7),
              UNSUPPORTED_COMPRESSION_TYPE),
             ("over telemetry.max.bytes",
-             lambda i, s: client.push(i, s, gauge_payload("org.apache.kafka.raw.gauge." +
+             lambda i, s: client.push(i, s, gauge_payload("org.apache.kafka.raw.level." +
                                                           "x" * 1100, 1)),
              TELEMETRY_TOO_LARGE),
             ("wrong subscription id", lambda i, s: client.push(i, s ^ 1, good),
@@ -307,12 +308,12 @@ class BadPushesTest(unittest.TestCase):
         instance, subscription = fresh()
         self.assertEqual(client.push(instance, subscription, good), NONE)
         self.assertEqual(client.push(instance, subscription,
-                                     gauge_payload("org.apache.kafka.raw.gauge", 7)),
+                                     gauge_payload("org.apache.kafka.raw.level", 7)),
                          THROTTLING_QUOTA_EXCEEDED)
         text = scrape(broker)
         code, out = promtool(text)
         self.assertEqual(code, 0, out)
-        self.assertEqual(value(text, "skiff_client_org_apache_kafka_raw_gauge",
+        self.assertEqual(value(text, "skiff_client_org_apache_kafka_raw_level",
                                client_id="raw-telemetry",
                                client_instance_id=instance_text(instance)), 42)
         # Kafka's other answer: asking for the subscription again before the interval is over.

@@ -288,12 +288,14 @@ TEST_F(ClientTelemetryTest, NamesPromtoolWouldRefuseAreMended) {
     auto sub = subscribe();
     ASSERT_EQ(push(sub, metrics_data({gauge("app.queueDepth", {int_point(1)}),
                                       gauge("app.requests.total", {int_point(2)}),
-                                      gauge("app.wait.count", {int_point(3)})})),
+                                      gauge("app.wait.count", {int_point(3)}),
+                                      gauge("app.gauge.level", {int_point(4)})})),
               ErrorCode::none);
     const std::string text = scrape();
     EXPECT_NE(text.find("# TYPE skiff_client_app_queue_depth gauge"), std::string::npos) << text;
-    EXPECT_NE(text.find("# TYPE skiff_client_app_requests_total_gauge gauge"), std::string::npos);
-    EXPECT_NE(text.find("# TYPE skiff_client_app_wait_count_gauge gauge"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE skiff_client_app_requests_total_value gauge"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE skiff_client_app_wait_count_value gauge"), std::string::npos);
+    EXPECT_NE(text.find("# TYPE skiff_client_app_level gauge"), std::string::npos);
 }
 
 TEST(TelemetrySettingsTest, FromTheBrokerConfig) {
