@@ -6,6 +6,25 @@
 
 namespace skiff::broker {
 
+namespace {
+
+// ApiVersions v3+'s feature fields (KIP-584), as a Kafka 4.1 broker fills them, for the one
+// feature skiff honours: transaction.version, supported 0-2, finalized at the broker's level
+// (absent at level 0, as Kafka lists no feature finalized at 0). Kafka 4.1 also lists
+// metadata.version, kraft.version, group.version, eligible.leader.replicas.version and others;
+// skiff has no such levels to honour and does not claim them (docs/transactions.md).
+void fill_features(Broker& broker, protocol::ApiVersionsResponse& resp) {
+    const int16_t level = broker.features().transaction_version();
+    resp.supported_features.push_back(
+        {std::string(txn::kTransactionVersionFeature), 0, txn::kMaxTransactionVersion});
+    resp.finalized_features_epoch = broker.features().epoch();
+    if (level > 0)
+        resp.finalized_features.push_back(
+            {std::string(txn::kTransactionVersionFeature), level, level});
+}
+
+}  // namespace
+
 // The answer comes from protocol/'s one table of supported APIs, the same table the request
 // router is checked against, so what skiff advertises is exactly what it dispatches. v3+ requests
 // name the client software (KIP-511): it is kept on the connection and logged, once per change.
@@ -27,6 +46,7 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
         resp.api_keys = emulated->advertised;
         co_return resp;
     }
+    fill_features(ctx.broker, resp);
     // group.coordinator.rebalance.protocols without "consumer": KIP-848's APIs are not offered,
     // and clients keep to the classic protocol.
     if (!config::rebalance_protocol_enabled(ctx.broker.config(), "consumer"))
