@@ -146,7 +146,10 @@ if (mode === 'v2') {
   // Below level 2 a v12 produce adds nothing: the partition was not added.
   result.implicitProduce = await errorOf(produce(txid, topic, 0, p, 0, ['v1-0']))
   await cluster.sendRequest(at(API.ADD_PARTITIONS_TO_TXN, 3), {
-    transactionalId: txid, producerId: p.producerId, producerEpoch: p.producerEpoch, topics: [{ name: topic, partitions: [0] }]
+    v3AndBelowTransactionalId: txid,
+    v3AndBelowProducerId: p.producerId,
+    v3AndBelowProducerEpoch: p.producerEpoch,
+    v3AndBelowTopics: [{ name: topic, partitions: [0] }]
   })
   await produce(txid, topic, 0, p, 0, ['v1-0'])
   result.commit = pid(await endTxn(txid, p, true))
