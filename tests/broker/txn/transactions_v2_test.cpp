@@ -14,12 +14,6 @@
 #include "protocol/record_batch.h"
 #include "protocol/record_builder.h"
 
-namespace skiff::protocol {
-inline void PrintTo(ErrorCode e, std::ostream* os) {
-    *os << error_name(e) << " (" << static_cast<int>(e) << ")";
-}
-}  // namespace skiff::protocol
-
 namespace skiff::broker::txn {
 namespace {
 
