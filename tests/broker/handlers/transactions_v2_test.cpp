@@ -5,6 +5,7 @@
 // not added, and AddPartitionsToTxn v4+'s batched and verify-only forms.
 #include <gtest/gtest.h>
 
+#include "broker/net/session.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "handler_fixture.h"
 #include "protocol/protocol.h"
@@ -320,6 +321,43 @@ TEST_F(TransactionsV2Test, AddPartitionsToTxnBatchedAndVerifyOnly) {
     // The same transactional id twice in one batch.
     req.transactions = {add, add};
     EXPECT_EQ(run(handle_add_partitions_to_txn, req, 4).error_code, ErrorCode::invalid_request);
+}
+
+// With an authorizer: the broker-to-broker AddPartitionsToTxn needs CLUSTER_ACTION and
+// UpdateFeatures ALTER on the cluster; alice has neither, the super user both.
+class TransactionsV2AuthorizationTest : public TransactionsV2Test {
+  protected:
+    TransactionsV2AuthorizationTest() {
+        config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+        config.super_users = "User:admin";
+        alice.principal = "User:alice";
+        alice.host = "127.0.0.1";
+        admin.principal = "User:admin";
+        admin.host = "127.0.0.1";
+    }
+    Session alice;
+    Session admin;
+};
+
+TEST_F(TransactionsV2AuthorizationTest, ClusterOperationsNeedTheirAcls) {
+    create_topic("orders");
+    session = &admin;
+    auto p = init("tx");
+    AddPartitionsToTxnRequest req;
+    req.transactions.push_back({"tx", p.id, p.epoch, false, {{"orders", {0}}}});
+    session = &alice;
+    auto refused = run(handle_add_partitions_to_txn, req, 5);
+    EXPECT_EQ(refused.error_code, ErrorCode::cluster_authorization_failed);
+    EXPECT_TRUE(refused.results_by_transaction.empty());
+    EXPECT_TRUE(broker().transactions().describe("tx")->metadata.partitions.empty());
+    auto update_refused = update(1, 2);
+    EXPECT_EQ(update_refused.error_code, ErrorCode::cluster_authorization_failed);
+    EXPECT_EQ(broker().features().transaction_version(), 2);
+    session = &admin;
+    EXPECT_EQ(run(handle_add_partitions_to_txn, req, 5).error_code, ErrorCode::none);
+    EXPECT_EQ(broker().transactions().describe("tx")->metadata.partitions.size(), 1u);
+    EXPECT_EQ(update(1, 2).error_code, ErrorCode::none);
+    EXPECT_EQ(broker().features().transaction_version(), 1);
 }
 
 }  // namespace
