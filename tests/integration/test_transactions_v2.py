@@ -15,7 +15,9 @@ transaction.version 2: InitProducerId, Produce v12 (no AddPartitionsToTxn), TxnO
   in the tagged fields of __transaction_state);
 - ApiVersions' finalized transaction.version, UpdateFeatures (validate_only, downgrade rules,
   kept across kill -9), and with the feature below 2 clients get V1 behaviour;
-- @platformatic/kafka 1.35 sends AddPartitionsToTxn v5 in Kafka's batched form with verify_only.
+- @platformatic/kafka 1.35 sends AddPartitionsToTxn v5 in Kafka's batched form with verify_only;
+- malformed frames of the new forms (raw bytes, as test_bad_input.py sends them) close the
+  connection and change nothing.
 The V1 clients are covered, unchanged, by test_transactions.py.
 
 Skips, saying why, when Node.js is missing or too old for the pinned clients.
@@ -23,6 +25,8 @@ Skips, saying why, when Node.js is missing or too old for the pinned clients.
 
 import json
 import os
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -31,6 +35,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npm_clients  # noqa: E402
 import skiff_harness  # noqa: E402
+from test_bad_input import frame  # noqa: E402
 from test_node_platformatic import MIN_NODE, node_version  # noqa: E402
 
 from confluent_kafka import Consumer, TopicPartition  # noqa: E402
@@ -201,6 +206,27 @@ class TransactionsV2Test(unittest.TestCase):
                                                 "plt-tx-b": [0, TRANSACTION_ABORTABLE]})
             self.assertEqual(r["fenced"], {"plt-tx-a": [PRODUCER_FENCED]})
             self.assertEqual(r["duplicateTopLevel"], INVALID_REQUEST)
+
+    def test_malformed_requests_close_the_connection_and_change_nothing(self):
+        def uvarint_str(text):
+            b = text.encode()
+            return bytes([len(b) + 1]) + b
+        update = (struct.pack(">i", 60000) + b"\x02" + uvarint_str("transaction.version")
+                  + struct.pack(">hb", 0, 2) + b"\x00" + b"\x00\x00")  # a well-formed v1 body
+        truncated = {
+            "UpdateFeatures v1": (57, 1, update[:-6]),
+            "EndTxn v5": (26, 5, uvarint_str("tv2-tx") + struct.pack(">q", 0)),
+            "AddPartitionsToTxn v5": (24, 5, b"\x02" + uvarint_str("tv2-tx") + b"\x00\x00"),
+            "TxnOffsetCommit v5": (28, 5, uvarint_str("tv2-tx") + uvarint_str("g")),
+        }
+        with skiff_harness.Broker(name="bad input broker").owned_by(self) as broker:
+            for what, (key, version, body) in truncated.items():
+                with socket.create_connection(("127.0.0.1", broker.port), timeout=10) as s:
+                    s.sendall(frame(key, version, 7, body, flexible_header=True))
+                    self.assertEqual(s.recv(65536), b"", "%s: connection not closed" % what)
+            # The level did not move, and a well-formed request is still answered.
+            self.assertEqual(self.kafka_ts("features", broker)["finalized"],
+                             {"transaction.version": 2})
 
 
 if __name__ == "__main__":
