@@ -1,5 +1,7 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "config/settings.h"
@@ -44,6 +46,12 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
     // (control/version_emulation.h).
     if (const auto* emulated = ctx.broker.emulation().current()) {
         resp.api_keys = emulated->advertised;
+        // A release that serves EndTxn v5 (Kafka 4.0+) knows transaction.version too.
+        if (std::any_of(resp.api_keys.begin(), resp.api_keys.end(), [](const auto& k) {
+                return k.api_key == static_cast<int16_t>(protocol::ApiKey::end_txn) &&
+                       k.max_version >= 5;
+            }))
+            fill_features(ctx.broker, resp);
         co_return resp;
     }
     fill_features(ctx.broker, resp);

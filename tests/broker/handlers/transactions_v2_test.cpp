@@ -112,6 +112,13 @@ TEST_F(TransactionsV2Test, ApiVersionsAdvertisesTheFinalizedTransactionVersion) 
     EXPECT_EQ(end_txn->max_version, 5);
 }
 
+TEST_F(TransactionsV2Test, EmulatedReleasesListTheFeatureFromKafka40) {
+    ASSERT_FALSE(broker().emulation().set("3.9").has_value());
+    EXPECT_TRUE(api_versions().supported_features.empty());
+    ASSERT_FALSE(broker().emulation().set("4.0").has_value());
+    EXPECT_EQ(api_versions().finalized_features.size(), 1u);
+}
+
 TEST_F(TransactionsV2Test, LevelZeroIsNotListedAsFinalized) {
     config.transaction_version = 0;
     auto r = api_versions(3);
