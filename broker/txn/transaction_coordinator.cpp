@@ -263,9 +263,12 @@ ErrorCode TransactionCoordinator::prepare_locked(const std::string& id, Entry& e
                                                  int64_t next_producer_id) {
     TxnMetadata next = entry.metadata;
     next.state = commit ? TxnState::prepare_commit : TxnState::prepare_abort;
-    if (v2_bump)
+    if (v2_bump) {
         next.last_producer_epoch = next.producer_epoch;  // a retry with it is answered again
-    else if (epoch != next.producer_epoch)
+        // Recorded in the Prepare record: a completion after a restart must move to the next
+        // producer id as this one would.
+        next.client_transaction_version = std::max<int16_t>(next.client_transaction_version, 2);
+    } else if (epoch != next.producer_epoch)
         next.last_producer_epoch = -1;  // a fence: no retry of the old epoch is honoured
     next.next_producer_id = next_producer_id;
     next.producer_epoch = epoch;
@@ -493,8 +496,6 @@ EndTxnResult TransactionCoordinator::end_transaction(const std::string& id, int6
                 if (auto e = prepare_locked(id, entry, commit, epoch, c, bump, next_pid);
                     e != ErrorCode::none)
                     return {e};
-                entry.metadata.client_transaction_version =
-                    std::max(entry.metadata.client_transaction_version, client_transaction_version);
                 answer = next_pid != -1 ? EndTxnResult{ErrorCode::none, next_pid, 0}
                                         : EndTxnResult{ErrorCode::none, producer_id, epoch};
                 break;

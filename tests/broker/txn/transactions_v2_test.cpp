@@ -154,6 +154,28 @@ TEST_F(TxnV2Test, TransactionsV1KeepTheEpoch) {
     EXPECT_EQ(c->verify_partition("tx", p.producer_id, 0, {"t", 0}), ErrorCode::none);
 }
 
+// A transaction whose partitions came through AddPartitionsToTxn v0-3 and whose EndTxn is v5:
+// bumped, and the Prepare record says so (a restart completes it the same way).
+TEST_F(TxnV2Test, EndTxnV5OfATransactionAddedByV3BumpsAndRecordsIt) {
+    {
+        auto c = open();
+        auto p = c->init_producer_id("tx", 60000, -1, -1);
+        ASSERT_EQ(c->add_partitions("tx", p.producer_id, 0, {{"t", 0}}), ErrorCode::none);
+        marker_result = ErrorCode::kafka_storage_error;  // left PrepareCommit
+        auto r = c->end_transaction("tx", p.producer_id, 0, true, 2);
+        EXPECT_EQ(r.error, ErrorCode::none);
+        EXPECT_EQ(r.producer_epoch, 1);
+        EXPECT_EQ(metadata(*c, "tx").client_transaction_version, 2);
+    }
+    marker_result = ErrorCode::none;
+    auto c = open();
+    auto m = metadata(*c, "tx");
+    EXPECT_EQ(m.state, TxnState::complete_commit);
+    EXPECT_EQ(m.producer_epoch, 1);
+    EXPECT_EQ(m.client_transaction_version, 2);
+    EXPECT_EQ(markers.back().second.producer_epoch, 1);
+}
+
 TEST_F(TxnV2Test, ExhaustedEpochMovesToANewProducerIdAfterTheMarkers) {
     TxnLogValue v;
     v.producer_id = 42;
