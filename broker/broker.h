@@ -23,6 +23,7 @@
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
 #include "broker/topics/topic_registry.h"
+#include "broker/txn/finalized_features.h"
 #include "broker/txn/producer_ids.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
@@ -48,6 +49,8 @@ class Broker {
     // The topics as group types see them (sizes, names, ids both ways), over topics().
     group::TopicView group_topic_view();
     txn::TransactionCoordinator& transactions() { return *transactions_; }
+    // Finalized feature levels (transaction.version), as ApiVersions and UpdateFeatures see them.
+    txn::FinalizedFeatures& features() { return features_; }
     const std::string& cluster_id() const { return cluster_id_; }
     metrics::RequestMetrics& request_metrics() { return request_metrics_; }
     metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
@@ -102,6 +105,7 @@ class Broker {
     TopicRegistry topics_;
     PartitionWaiters waiters_;
     ProducerIdAllocator producer_ids_;
+    txn::FinalizedFeatures features_;
     std::unique_ptr<group::OffsetStore> offset_store_;  // in the internal __consumer_offsets log
     std::unique_ptr<group::GroupCoordinator> groups_;
     // In the internal __transaction_state log; opened after the groups, since completing a

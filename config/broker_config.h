@@ -119,6 +119,8 @@ struct BrokerConfig {
     int64_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
     int64_t transaction_remove_expired_transaction_cleanup_interval_ms = 3600000;
     int32_t transaction_state_log_segment_bytes = 104857600;
+    // transaction.version: the finalized level at first start (broker/txn/finalized_features.h).
+    int32_t transaction_version = 2;
     // Authorization (docs/acls.md). Empty: no authorizer (the ACL APIs answer SECURITY_DISABLED);
     // Kafka's AclAuthorizer or StandardAuthorizer class name: skiff's built-in ACL authorizer.
     std::string authorizer_class_name;

@@ -565,6 +565,15 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "How often expired transactional ids are removed.",
          .member = &BC::transaction_remove_expired_transaction_cleanup_interval_ms, .min = 1,
          .max = kInt32Max},
+        {.key = "transaction.version",
+         .default_value = "2",
+         .doc = "The finalized level of Kafka's transaction.version feature (KIP-890) when the "
+                "broker first starts or this setting changes (Kafka sets it with kafka-storage "
+                "format --feature): 0 and 1 give transactions V1 (1 with flexible "
+                "__transaction_state values), 2 transactions V2. UpdateFeatures changes it at "
+                "run time; that level is kept across restarts until this setting changes "
+                "(docs/transactions.md).",
+         .member = &BC::transaction_version, .min = 0, .max = 2},
         {.key = "transaction.state.log.segment.bytes",
          .default_value = "104857600",
          .doc = "Segment size of the internal __transaction_state log (it keeps about two "

@@ -60,4 +60,5 @@
 #include "protocol/sasl.h"
 #include "protocol/sync_group.h"
 #include "protocol/txn_offset_commit.h"
+#include "protocol/update_features.h"
 #include "protocol/user_scram_credentials.h"

@@ -1,10 +1,31 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "config/settings.h"
 
 namespace skiff::broker {
+
+namespace {
+
+// ApiVersions v3+'s feature fields (KIP-584), as a Kafka 4.1 broker fills them, for the one
+// feature skiff honours: transaction.version, supported 0-2, finalized at the broker's level
+// (absent at level 0, as Kafka lists no feature finalized at 0). Kafka 4.1 also lists
+// metadata.version, kraft.version, group.version, eligible.leader.replicas.version and others;
+// skiff has no such levels to honour and does not claim them (docs/transactions.md).
+void fill_features(Broker& broker, protocol::ApiVersionsResponse& resp) {
+    const int16_t level = broker.features().transaction_version();
+    resp.supported_features.push_back(
+        {std::string(txn::kTransactionVersionFeature), 0, txn::kMaxTransactionVersion});
+    resp.finalized_features_epoch = broker.features().epoch();
+    if (level > 0)
+        resp.finalized_features.push_back(
+            {std::string(txn::kTransactionVersionFeature), level, level});
+}
+
+}  // namespace
 
 // The answer comes from protocol/'s one table of supported APIs, the same table the request
 // router is checked against, so what skiff advertises is exactly what it dispatches. v3+ requests
@@ -25,8 +46,15 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
     // (control/version_emulation.h).
     if (const auto* emulated = ctx.broker.emulation().current()) {
         resp.api_keys = emulated->advertised;
+        // A release that serves EndTxn v5 (Kafka 4.0+) knows transaction.version too.
+        if (std::any_of(resp.api_keys.begin(), resp.api_keys.end(), [](const auto& k) {
+                return k.api_key == static_cast<int16_t>(protocol::ApiKey::end_txn) &&
+                       k.max_version >= 5;
+            }))
+            fill_features(ctx.broker, resp);
         co_return resp;
     }
+    fill_features(ctx.broker, resp);
     // group.coordinator.rebalance.protocols without "consumer": KIP-848's APIs are not offered,
     // and clients keep to the classic protocol.
     if (!config::rebalance_protocol_enabled(ctx.broker.config(), "consumer"))
