@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "../telemetry/otlp_builder.h"
+#include "broker/handlers/advertised_apis.h"
 #include "broker/metrics/collector.h"
 #include "handler_fixture.h"
 
@@ -50,6 +51,18 @@ TEST_F(ClientTelemetryHandlerTest, OffByDefault) {
     sub.client_instance_id.bytes[0] = 1;
     EXPECT_EQ(push(sub, "").error_code, ErrorCode::unsupported_version);
     EXPECT_EQ(scrape().find("skiff_client_"), std::string::npos);
+}
+
+// A client probing with a too-new ApiVersions gets the v0 UNSUPPORTED_VERSION answer built from
+// the same list (request_router.cpp): it must leave the APIs out too, or the client would retry
+// with versions of APIs that are off.
+TEST_F(ClientTelemetryHandlerTest, TheFallbackListLeavesTheApisOutWhenOff) {
+    const auto has = [](const std::vector<protocol::ApiVersion>& apis, protocol::ApiKey key) {
+        return std::any_of(apis.begin(), apis.end(),
+                           [&](const auto& v) { return v.api_key == static_cast<int16_t>(key); });
+    };
+    EXPECT_FALSE(has(advertised_apis(broker()), protocol::ApiKey::push_telemetry));
+    EXPECT_TRUE(has(advertised_apis(broker()), protocol::ApiKey::produce));
 }
 
 TEST_F(ClientTelemetryHandlerTest, OnSubscribesAndExposesPushedMetrics) {
