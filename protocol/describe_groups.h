@@ -1,6 +1,6 @@
 // DescribeGroups (key 15), versions 0-6 served; flexible from 5.
-//   v1 adds throttle_time_ms; v3 include_authorized_operations / authorized_operations (always
-//   "not provided" here: INT32_MIN); v4 group_instance_id of each member; v6 (Kafka 4.0,
+//   v1 adds throttle_time_ms; v3 include_authorized_operations / authorized_operations (KIP-430;
+//   INT32_MIN, "not provided", unless asked); v4 group_instance_id of each member; v6 (Kafka 4.0,
 //   KIP-1043) a per-group error_message.
 // An unknown group is described as Dead: with no error before v6, as Kafka does, and from v6
 // with GROUP_ID_NOT_FOUND and a message.

@@ -60,6 +60,10 @@ asio::awaitable<protocol::ConsumerGroupDescribeResponse> handle_consumer_group_d
             out.member_type = protocol::DescribedConsumerGroupMember::kMemberTypeConsumer;
             g.members.push_back(std::move(out));
         }
+        // KIP-430: the client's operations on the group when asked, for a group described
+        // without error, as KafkaApis; INT32_MIN otherwise.
+        if (req.include_authorized_operations && g.error_code == protocol::ErrorCode::none)
+            g.authorized_operations = authorized_operations(ctx, ResourceType::group, id);
         resp.groups.push_back(std::move(g));
     }
     co_return resp;

@@ -1,5 +1,6 @@
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/security/authorize.h"
 
 namespace skiff::broker {
 
@@ -22,6 +23,10 @@ asio::awaitable<protocol::DescribeClusterResponse> handle_describe_cluster(
     const auto& advertised = broker.advertised(ctx.listener);
     resp.brokers.push_back(
         {broker.node_id(), advertised.host, advertised.port, std::nullopt, false});
+    // KIP-430: the client's operations on the cluster when asked; INT32_MIN otherwise.
+    if (req.include_cluster_authorized_operations)
+        resp.cluster_authorized_operations =
+            authorized_operations(ctx, ResourceType::cluster, security::kClusterResourceName);
     co_return resp;
 }
 

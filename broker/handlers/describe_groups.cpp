@@ -24,6 +24,10 @@ asio::awaitable<protocol::DescribeGroupsResponse> handle_describe_groups(
             described.error_code = protocol::ErrorCode::group_id_not_found;
             described.error_message = "Group " + id + " not found.";
         }
+        // KIP-430 (v3+): the client's operations on the group when asked, for a group it may
+        // describe (Kafka leaves the refused and the unknown ones at INT32_MIN).
+        if (req.include_authorized_operations && described.error_code == protocol::ErrorCode::none)
+            described.authorized_operations = authorized_operations(ctx, ResourceType::group, id);
         resp.groups.push_back(std::move(described));
     }
     co_return resp;

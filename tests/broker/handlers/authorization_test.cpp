@@ -258,7 +258,57 @@ TEST_F(AuthorizationTest, ASuperUserMayDoEverything) {
     EXPECT_EQ(produce_to("payments"), ErrorCode::none);
     EXPECT_EQ(fetch_from("payments"), ErrorCode::none);
     EXPECT_EQ(commit("other", "payments"), ErrorCode::none);
-    EXPECT_EQ(metadata(std::nullopt).topics.size(), 3u);
+    EXPECT_EQ(metadata(std::nullopt).topics.size(), 5u);  // the two internal topics too
+}
+
+// KIP-430 with the authorizer: the bits of the operations the ACLs allow alice, with the
+// implied DESCRIBE; nothing on the cluster; a topic she may not describe keeps "not requested".
+TEST_F(AuthorizationTest, AuthorizedOperationsFollowTheAcls) {
+    constexpr int32_t kRead = 1 << 3, kWrite = 1 << 4, kDescribe = 1 << 8;
+    protocol::MetadataRequest req;
+    req.topics.emplace();
+    for (std::string n : {"orders-eu", "orders-secret", "payments"})
+        req.topics->push_back({protocol::Uuid{}, n});
+    req.allow_auto_topic_creation = false;
+    req.include_topic_authorized_operations = true;
+    req.include_cluster_authorized_operations = true;
+    auto md = run(handle_metadata, req, 10);
+    ASSERT_EQ(md.topics.size(), 3u);
+    EXPECT_EQ(md.topics[0].topic_authorized_operations, kRead | kWrite | kDescribe);
+    EXPECT_EQ(md.topics[1].topic_authorized_operations, kRead | kDescribe);  // WRITE denied
+    EXPECT_EQ(md.topics[2].error_code, ErrorCode::topic_authorization_failed);
+    EXPECT_EQ(md.topics[2].topic_authorized_operations, protocol::kAuthorizedOperationsOmitted);
+    EXPECT_EQ(md.cluster_authorized_operations, 0);
+
+    protocol::DescribeClusterRequest cluster;
+    cluster.include_cluster_authorized_operations = true;
+    EXPECT_EQ(run(handle_describe_cluster, cluster, 1).cluster_authorized_operations, 0);
+
+    protocol::DescribeTopicPartitionsRequest dtp;
+    dtp.topics = {{"orders-eu"}, {"payments"}};
+    dtp.response_partition_limit = 100;
+    auto pages = run(handle_describe_topic_partitions, dtp, 0);
+    ASSERT_EQ(pages.topics.size(), 2u);
+    EXPECT_EQ(pages.topics[0].topic_authorized_operations, kRead | kWrite | kDescribe);
+    EXPECT_EQ(pages.topics[1].error_code, ErrorCode::topic_authorization_failed);
+    EXPECT_EQ(pages.topics[1].topic_authorized_operations, protocol::kAuthorizedOperationsOmitted);
+
+    stable_member("billing");
+    protocol::DescribeGroupsRequest groups;
+    groups.groups = {"billing", "other"};
+    groups.include_authorized_operations = true;
+    auto described = run(handle_describe_groups, groups, 5);
+    EXPECT_EQ(described.groups.at(0).authorized_operations, kRead | kDescribe);
+    EXPECT_EQ(described.groups.at(1).error_code, ErrorCode::group_authorization_failed);
+    EXPECT_EQ(described.groups.at(1).authorized_operations, protocol::kAuthorizedOperationsOmitted);
+
+    // A super user gets every operation of the type.
+    Session admin;
+    admin.principal = "User:admin";
+    session = &admin;
+    EXPECT_EQ(run(handle_describe_cluster, cluster, 1).cluster_authorized_operations,
+              (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12));
+    session = &alice;
 }
 
 }  // namespace

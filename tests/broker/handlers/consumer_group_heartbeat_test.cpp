@@ -3,6 +3,8 @@
 // errors with their messages, and ACLs.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
 
@@ -64,6 +66,22 @@ TEST_F(ConsumerGroupHeartbeatTest, JoinsAndGetsTheTopicsPartitionsByTopicId) {
     EXPECT_EQ(g.members[0].assignment.topic_partitions[0].topic_id, id_of("orders"));
     EXPECT_EQ(g.members[0].target_assignment.topic_partitions[0].partitions.size(), 4u);
     EXPECT_EQ(described.groups[1].error_code, ErrorCode::group_id_not_found);
+}
+
+// KIP-430 without an authorizer: every operation of a group (READ 3, DELETE 6, DESCRIBE 8,
+// DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11) when asked, for a group described without error.
+TEST_F(ConsumerGroupHeartbeatTest, DescribeAnswersAuthorizedOperationsWhenAsked) {
+    run(handle_consumer_group_heartbeat, join("m1"), kHeartbeatVersion);
+    ConsumerGroupDescribeRequest d;
+    d.group_ids = {"g", "missing"};
+    auto described = run(handle_consumer_group_describe, d, kDescribeVersion);
+    EXPECT_EQ(described.groups.at(0).authorized_operations, std::numeric_limits<int32_t>::min());
+    d.include_authorized_operations = true;
+    described = run(handle_consumer_group_describe, d, kDescribeVersion);
+    EXPECT_EQ(described.groups.at(0).authorized_operations,
+              (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11));
+    EXPECT_EQ(described.groups.at(1).error_code, ErrorCode::group_id_not_found);
+    EXPECT_EQ(described.groups.at(1).authorized_operations, std::numeric_limits<int32_t>::min());
 }
 
 TEST_F(ConsumerGroupHeartbeatTest, OwnedPartitionsAreReadByTopicId) {

@@ -24,6 +24,15 @@ TEST_F(DescribeClusterTest, ThisBrokerInEveryVersion) {
     }
 }
 
+// KIP-430 without an authorizer: every cluster operation (CREATE 5, ALTER 7, DESCRIBE 8,
+// CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, IDEMPOTENT_WRITE 12) when asked.
+TEST_F(DescribeClusterTest, AuthorizedOperationsWhenAsked) {
+    protocol::DescribeClusterRequest req;
+    req.include_cluster_authorized_operations = true;
+    EXPECT_EQ(run(handle_describe_cluster, req, 1).cluster_authorized_operations,
+              (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12));
+}
+
 TEST_F(DescribeClusterTest, AdvertisesTheListenerTheClientCameThrough) {
     config.listeners = {config::Listener{"A", "0.0.0.0", 9092},
                         config::Listener{"B", "127.0.0.1", 0}};

@@ -2,6 +2,8 @@
 // ("Dead", and from v6 GROUP_ID_NOT_FOUND); groups that only have committed offsets ("Empty").
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "handler_fixture.h"
 
 namespace skiff::broker::test {
@@ -37,6 +39,23 @@ TEST_F(DescribeGroupsTest, AStableGroup) {
     EXPECT_EQ(g.members[0].client_host, "/127.0.0.1");
     EXPECT_EQ(g.members[0].member_metadata, bytes_of("meta-range"));
     EXPECT_EQ(g.members[0].member_assignment, bytes_of("assigned"));
+}
+
+// KIP-430 (v3+) without an authorizer: every group operation (READ 3, DELETE 6, DESCRIBE 8,
+// DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11) when asked; INT32_MIN when not, and for a group
+// answered with an error.
+TEST_F(DescribeGroupsTest, AuthorizedOperationsWhenAsked) {
+    stable_member("g", "assigned");
+    DescribeGroupsRequest req;
+    req.groups = {"g", "missing"};
+    auto groups = run(handle_describe_groups, req, kLatestDescribeGroups).groups;
+    EXPECT_EQ(groups.at(0).authorized_operations, std::numeric_limits<int32_t>::min());
+    req.include_authorized_operations = true;
+    groups = run(handle_describe_groups, req, kLatestDescribeGroups).groups;
+    EXPECT_EQ(groups.at(0).authorized_operations,
+              (1 << 3) | (1 << 6) | (1 << 8) | (1 << 10) | (1 << 11));
+    EXPECT_EQ(groups.at(1).error_code, ErrorCode::group_id_not_found);
+    EXPECT_EQ(groups.at(1).authorized_operations, std::numeric_limits<int32_t>::min());
 }
 
 TEST_F(DescribeGroupsTest, ARebalancingGroupShowsNoProtocolData) {
