@@ -4,7 +4,8 @@
 //   v4 allow_auto_topic_creation; v5 offline_replicas; v7 leader_epoch; v8 authorized
 //   operations (cluster ones only up to v10); v10 topic ids, request topic names nullable;
 //   v12 response topic names nullable; v13 (Kafka 4.0, KIP-1102) a top-level error_code, for
-//   REBOOTSTRAP_REQUIRED, which a single broker never needs to send (always 0).
+//   REBOOTSTRAP_REQUIRED, which a single broker never needs to send (0, unless a control-API
+//   fault rule asks for it: broker/control/request_hook.h).
 #pragma once
 
 #include <cstdint>

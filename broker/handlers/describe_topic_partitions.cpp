@@ -21,9 +21,11 @@ constexpr int32_t kMaxPartitionsPerPage = 2000;
 // topics (the named ones, else every topic) sorted by name, from the cursor's topic on; each
 // answered from partition 0 (the cursor's topic from the cursor's partition) while the page has
 // room. A topic cut short ends the page with next_cursor at its first partition left out; a page
-// full before the next topic ends with next_cursor at that topic's partition 0. A cursor naming a
-// topic the request does not list is INVALID_REQUEST. Listing every topic leaves out topics with
-// errors; naming an unknown one answers UNKNOWN_TOPIC_OR_PARTITION for it.
+// full before the next topic ends with next_cursor at that topic's partition 0; a page holds at
+// least one partition. A cursor naming a topic the request does not list, or a negative
+// partition, is INVALID_REQUEST. Listing every topic (the internal ones included, as Metadata)
+// leaves out topics with errors; naming an unknown one answers UNKNOWN_TOPIC_OR_PARTITION for it
+// (INVALID_TOPIC_EXCEPTION for an invalid name).
 asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic_partitions(
     RequestContext& ctx, const protocol::DescribeTopicPartitionsRequest& req) {
     Broker& broker = ctx.broker;
@@ -32,9 +34,8 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
 
     std::vector<std::string> names;
     if (all_topics) {
-        for (const auto& t : broker.topics().list())
-            if (!TopicRegistry::is_internal(t.name) &&  // as Metadata: only when named
-                authorized(ctx, AclOperation::describe, ResourceType::topic, t.name))
+        for (const auto& t : broker.topics().list())  // internal ones too, as Metadata
+            if (authorized(ctx, AclOperation::describe, ResourceType::topic, t.name))
                 names.push_back(t.name);
     } else {
         for (const auto& t : req.topics)
@@ -42,8 +43,11 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
         std::sort(names.begin(), names.end());
         names.erase(std::unique(names.begin(), names.end()), names.end());
     }
-    if (req.cursor && !all_topics &&
-        !std::binary_search(names.begin(), names.end(), req.cursor->topic_name)) {
+    // Kafka refuses a cursor that names a topic the request does not list, or a negative
+    // partition.
+    if (req.cursor && (req.cursor->partition_index < 0 ||
+                       (!all_topics &&
+                        !std::binary_search(names.begin(), names.end(), req.cursor->topic_name)))) {
         // Kafka fails the request; its error response carries the code on every topic named.
         for (const auto& name : names) {
             protocol::DescribeTopicPartitionsResponseTopic t;
@@ -54,7 +58,8 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
         co_return resp;
     }
 
-    int32_t remaining = std::min(std::max(req.response_partition_limit, 0), kMaxPartitionsPerPage);
+    // At least one partition per page, as Kafka: a limit of 0 or less still makes progress.
+    int32_t remaining = std::max(std::min(req.response_partition_limit, kMaxPartitionsPerPage), 1);
     for (const auto& name : names) {
         if (req.cursor && name < req.cursor->topic_name)
             continue;
@@ -76,15 +81,20 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
         if (!count || !id) {
             if (all_topics)  // deleted since it was listed
                 continue;
-            t.error_code = ErrorCode::unknown_topic_or_partition;
+            t.error_code = TopicRegistry::invalid_topic_reason(name)
+                               ? ErrorCode::invalid_topic_exception
+                               : ErrorCode::unknown_topic_or_partition;
+            t.topic_authorized_operations = authorized_operations(ctx, ResourceType::topic, name);
             resp.topics.push_back(std::move(t));
             continue;
         }
         t.topic_id = to_uuid(*id);
         t.is_internal = TopicRegistry::is_internal(name);
-        const int32_t first = req.cursor && name == req.cursor->topic_name
-                                  ? std::max(req.cursor->partition_index, 0)
-                                  : 0;
+        // KIP-430: the request has no flag; Kafka answers the operations of every topic it
+        // describes (DescribeTopicPartitionsRequestHandler), the refused ones keep INT32_MIN.
+        t.topic_authorized_operations = authorized_operations(ctx, ResourceType::topic, name);
+        const int32_t first =
+            req.cursor && name == req.cursor->topic_name ? req.cursor->partition_index : 0;
         const int32_t end = std::min<int64_t>(*count, int64_t{first} + remaining);
         for (int32_t p = first; p < end; ++p) {
             protocol::DescribeTopicPartitionsResponsePartition partition;
@@ -93,6 +103,8 @@ asio::awaitable<protocol::DescribeTopicPartitionsResponse> handle_describe_topic
             partition.leader_epoch = 0;
             partition.replica_nodes = {broker.node_id()};
             partition.isr_nodes = {broker.node_id()};
+            // KIP-966: Kafka answers empty lists (not null) whether ELR is enabled or not; the
+            // ELR holds replicas that left the ISR cleanly, and the one replica never leaves.
             partition.eligible_leader_replicas.emplace();
             partition.last_known_elr.emplace();
             t.partitions.push_back(std::move(partition));

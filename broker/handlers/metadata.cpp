@@ -47,6 +47,27 @@ bool may_describe(const RequestContext& ctx, const std::string& topic) {
     return authorized(ctx, AclOperation::describe, ResourceType::topic, topic);
 }
 
+// KIP-430, as KafkaApis: when asked, the topics the client may describe (existing, auto-created
+// or unknown by name) get the client's operations on them, and v8-v10 the cluster's; topics
+// refused, unknown ids and requests not asking keep INT32_MIN ("not requested").
+void add_authorized_operations(const RequestContext& ctx, const protocol::MetadataRequest& req,
+                               protocol::MetadataResponse& resp) {
+    const int16_t version = ctx.header.api_version;
+    if (version < 8)
+        return;
+    if (req.include_topic_authorized_operations)
+        for (auto& topic : resp.topics)
+            if (topic.name && !topic.name->empty() &&
+                topic.error_code != ErrorCode::topic_authorization_failed &&
+                topic.error_code != ErrorCode::unknown_topic_id &&
+                topic.error_code != ErrorCode::invalid_request)
+                topic.topic_authorized_operations =
+                    authorized_operations(ctx, ResourceType::topic, *topic.name);
+    if (req.include_cluster_authorized_operations && version <= 10)
+        resp.cluster_authorized_operations =
+            authorized_operations(ctx, ResourceType::cluster, security::kClusterResourceName);
+}
+
 }  // namespace
 
 // Authorization (docs/acls.md), as KafkaApis.getTopicMetadata: a listing of every topic leaves
@@ -71,10 +92,13 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
     // v0: an empty list means every topic; v1+: null means every topic, empty means none.
     const bool all_topics = !req.topics.has_value() || (version == 0 && req.topics->empty());
     if (all_topics) {
+        // Internal topics included (is_internal=true), as Kafka lists them: admin tools and
+        // monitors such as Burrow look for __consumer_offsets here. Consumers leave them out of
+        // pattern subscriptions themselves (exclude.internal.topics).
         for (const auto& t : broker.topics().list())
-            if (!TopicRegistry::is_internal(t.name) &&  // listed only when asked by name
-                may_describe(ctx, t.name))
+            if (may_describe(ctx, t.name))
                 resp.topics.push_back(describe_topic(broker, t.name, t.partition_count));
+        add_authorized_operations(ctx, req, resp);
         co_return resp;
     }
 
@@ -95,6 +119,7 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
                 topic.topic_id = requested.topic_id;
                 resp.topics.push_back(std::move(topic));
             }
+            add_authorized_operations(ctx, req, resp);
             co_return resp;
         }
     }
@@ -124,6 +149,7 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
             unknown.topic_id = requested.topic_id;
             resp.topics.push_back(std::move(unknown));
         }
+        add_authorized_operations(ctx, req, resp);
         co_return resp;
     }
 
@@ -182,6 +208,7 @@ asio::awaitable<protocol::MetadataResponse> handle_metadata(RequestContext& ctx,
                      created.partition_count, ctx.peer);
         resp.topics.push_back(describe_topic(broker, name, created.partition_count));
     }
+    add_authorized_operations(ctx, req, resp);
     co_return resp;
 }
 

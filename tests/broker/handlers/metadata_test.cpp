@@ -1,6 +1,7 @@
 // Metadata: this broker as the only broker, leader and replica of every partition; all topics
-// (the internal one only by name); named topics; auto-creation on and off (broker setting and the
-// v4+ request flag); invalid names.
+// (the internal ones with is_internal, as Kafka lists them); named topics; authorized operations
+// (KIP-430) without an authorizer; the v13 top-level error; auto-creation on and off (broker
+// setting and the v4+ request flag); invalid names.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,6 +38,15 @@ std::vector<std::string> names_of(const MetadataResponse& resp) {
     return out;
 }
 
+// The response as a client reads it off the wire.
+MetadataResponse round_trip(const MetadataResponse& resp, int16_t version) {
+    protocol::OutBuffer out;
+    protocol::encode_message(resp, version, out);
+    auto decoded = protocol::decode_message<MetadataResponse>(out.bytes(), version);
+    EXPECT_TRUE(decoded.has_value());
+    return decoded ? *decoded : MetadataResponse{};
+}
+
 using MetadataTest = HandlerTest;
 
 TEST_F(MetadataTest, AllTopicsWithThisBrokerLeadingEveryPartition) {
@@ -49,9 +59,15 @@ TEST_F(MetadataTest, AllTopicsWithThisBrokerLeadingEveryPartition) {
     EXPECT_EQ(resp.brokers[0].port, 9092);
     EXPECT_EQ(resp.cluster_id, "handler-test-cluster");
     EXPECT_EQ(resp.controller_id, 1);
-    // Sorted by name; the internal offsets topic is not listed.
-    ASSERT_EQ(names_of(resp), (std::vector<std::string>{"a", "b"}));
-    const auto& b = resp.topics[1];
+    // Sorted by name, the broker's internal topics included, as Kafka lists them.
+    ASSERT_EQ(names_of(resp),
+              (std::vector<std::string>{"__consumer_offsets", "__transaction_state", "a", "b"}));
+    EXPECT_TRUE(resp.topics[0].is_internal);
+    EXPECT_TRUE(resp.topics[1].is_internal);
+    EXPECT_EQ(resp.topics[0].error_code, ErrorCode::none);
+    EXPECT_FALSE(resp.topics[0].partitions.empty());
+    EXPECT_FALSE(resp.topics[2].is_internal);
+    const auto& b = resp.topics[3];
     EXPECT_EQ(b.error_code, ErrorCode::none);
     EXPECT_FALSE(b.is_internal);
     ASSERT_EQ(b.partitions.size(), 2u);
@@ -97,7 +113,8 @@ TEST_F(MetadataTest, AdvertisesTheListenerTheClientCameThrough) {
 
 TEST_F(MetadataTest, EmptyListMeansAllTopicsAtV0AndNoneFromV1) {
     create_topic("a");
-    EXPECT_EQ(names_of(run(handle_metadata, named({}), 0)), std::vector<std::string>{"a"});
+    EXPECT_EQ(names_of(run(handle_metadata, named({}), 0)),
+              (std::vector<std::string>{"__consumer_offsets", "__transaction_state", "a"}));
     EXPECT_TRUE(run(handle_metadata, named({}), 1).topics.empty());
     EXPECT_TRUE(run(handle_metadata, named({}), kLatestMetadata).topics.empty());
 }
@@ -244,6 +261,56 @@ TEST_F(MetadataTest, EverySupportedVersion) {
         EXPECT_EQ(resp.topics[0].error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(resp.topics[0].partitions.size(), 2u) << "v" << v;
     }
+}
+
+// KIP-430 without an authorizer: every operation Kafka's ACLs know for the resource type, when
+// asked; INT32_MIN when not (or before v8).
+TEST_F(MetadataTest, AuthorizedOperationsWithoutAnAuthorizerAreEveryValidOne) {
+    create_topic("a");
+    // READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7, DESCRIBE 8, DESCRIBE_CONFIGS 10,
+    // ALTER_CONFIGS 11: Kafka's 3576 for a topic.
+    constexpr int32_t kAllTopicOps =
+        (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11);
+    // CREATE 5, ALTER 7, DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11,
+    // IDEMPOTENT_WRITE 12.
+    constexpr int32_t kAllClusterOps =
+        (1 << 5) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12);
+    MetadataRequest req = named({"a", "nope"}, /*allow_auto_create=*/false);
+    req.include_topic_authorized_operations = true;
+    req.include_cluster_authorized_operations = true;
+    auto resp = run(handle_metadata, req, 10);
+    ASSERT_EQ(resp.topics.size(), 2u);
+    EXPECT_EQ(resp.topics[0].topic_authorized_operations, kAllTopicOps);
+    // Unknown but describable: Kafka answers its operations too.
+    EXPECT_EQ(resp.topics[1].error_code, ErrorCode::unknown_topic_or_partition);
+    EXPECT_EQ(resp.topics[1].topic_authorized_operations, kAllTopicOps);
+    EXPECT_EQ(resp.cluster_authorized_operations, kAllClusterOps);
+    EXPECT_EQ(round_trip(resp, 10).cluster_authorized_operations, kAllClusterOps);
+
+    // v11+ has no cluster field (DescribeCluster answers it).
+    resp = run(handle_metadata, req, 12);
+    EXPECT_EQ(resp.topics[0].topic_authorized_operations, kAllTopicOps);
+    EXPECT_EQ(resp.cluster_authorized_operations, protocol::kAuthorizedOperationsOmitted);
+
+    // Not asked, or all topics not asked: "not requested".
+    resp = run(handle_metadata, named({"a"}), 12);
+    EXPECT_EQ(resp.topics[0].topic_authorized_operations, protocol::kAuthorizedOperationsOmitted);
+    MetadataRequest all{.topics = std::nullopt};
+    all.include_topic_authorized_operations = true;
+    resp = run(handle_metadata, all, 13);
+    ASSERT_FALSE(resp.topics.empty());
+    for (const auto& t : resp.topics)
+        EXPECT_EQ(t.topic_authorized_operations, kAllTopicOps) << t.name.value_or("");
+}
+
+TEST_F(MetadataTest, Version13CarriesANoErrorTopLevelCode) {
+    create_topic("a");
+    auto resp = run(handle_metadata, named({"a"}), 13);
+    EXPECT_EQ(resp.error_code, ErrorCode::none);
+    auto decoded = round_trip(resp, 13);
+    EXPECT_EQ(decoded.error_code, ErrorCode::none);
+    ASSERT_EQ(decoded.topics.size(), 1u);
+    EXPECT_EQ(decoded.topics[0].name, "a");
 }
 
 }  // namespace
