@@ -9,7 +9,7 @@
 //   Response: v1 throttle_time_ms, v4 last_stable_offset and nullable aborted_transactions, v5
 //   log_start_offset, v7 top-level error_code and session_id, v11 preferred_read_replica, v12
 //   tagged diverging_epoch / current_leader / snapshot_id, v13 topic ids instead of names, v16 the
-//   tagged node_endpoints (leaders named in current_leader; skiff, the only node, sends none).
+//   tagged node_endpoints (leaders named in current_leader: broker/handlers/leader_hints.h).
 // Response records are a RecordSet: inline bytes then file ranges the broker sends with sendfile.
 // Fetch v0-v3 answers carry down-converted message sets instead (broker/handlers/
 // fetch_down_convert.h): magic 0 for v0-v1, magic 1 for v2-v3.

@@ -10,6 +10,7 @@
 #include "broker/error_mapping.h"
 #include "broker/handlers/fetch_down_convert.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/leader_hints.h"
 #include "broker/log_throttle.h"
 #include "broker/net/use_tuple.h"
 #include "broker/security/authorize.h"
@@ -42,6 +43,9 @@ void count_fetched() {
 }
 
 using protocol::ErrorCode;
+
+// The leader epoch of every partition: one broker, never a leader change (Metadata says 0).
+constexpr int32_t kLeaderEpoch = 0;
 
 // One pass over every requested partition. Returns the record bytes gathered and whether any
 // partition answered with an error (errors are returned at once, without waiting).
@@ -97,6 +101,15 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
             auto* log = broker.logs().get({ref.name, p.partition});
             if (!log) {
                 out.error_code = ErrorCode::unknown_topic_or_partition;
+                pass.has_error = true;
+                t.partitions.push_back(std::move(out));
+                continue;
+            }
+            // v9+ (KIP-320), as Kafka's Partition.checkCurrentLeaderEpoch against skiff's one
+            // epoch, 0: a negative epoch skips the check (FetchRequest.optionalEpoch), so none
+            // is ever older (FENCED_LEADER_EPOCH); a newer one is UNKNOWN_LEADER_EPOCH.
+            if (version >= 9 && p.current_leader_epoch > kLeaderEpoch) {
+                out.error_code = ErrorCode::unknown_leader_epoch;
                 pass.has_error = true;
                 t.partitions.push_back(std::move(out));
                 continue;
@@ -160,6 +173,23 @@ Pass read_all(Broker& broker, const protocol::FetchRequest& req,
 
 }  // namespace
 
+void add_leader_hints(const RequestContext& ctx, protocol::FetchResponse& resp) {
+    if (ctx.header.api_version < 16)
+        return;
+    bool named = false;
+    for (auto& t : resp.responses)
+        for (auto& p : t.partitions)
+            if (names_current_leader(p.error_code)) {
+                p.current_leader = protocol::LeaderIdAndEpoch{ctx.broker.node_id(), kLeaderEpoch};
+                named = true;
+            }
+    if (named && resp.node_endpoints.empty()) {
+        const auto& advertised = ctx.broker.advertised(ctx.listener);
+        resp.node_endpoints.push_back(
+            {ctx.broker.node_id(), advertised.host, advertised.port, std::nullopt});
+    }
+}
+
 asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
                                                       const protocol::FetchRequest& req) {
     const int16_t version = ctx.header.api_version;
@@ -178,6 +208,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
     Pass pass = read_all(ctx.broker, req, refs, version, resp);
     if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0) {
         count_fetched();
+        add_leader_hints(ctx, resp);
         co_return resp;
     }
 
@@ -205,6 +236,7 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
     }
     waiters.remove(keys, waiter);
     count_fetched();
+    add_leader_hints(ctx, resp);
     co_return resp;
 }
 

@@ -7,6 +7,7 @@
 #include "broker/error_mapping.h"
 #include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/leader_hints.h"
 #include "broker/log_throttle.h"
 #include "broker/schema_registry/service/record_schema_check.h"
 #include "broker/security/authorize.h"
@@ -360,6 +361,23 @@ asio::awaitable<void> acknowledge_when_durable(
 
 }  // namespace
 
+void add_leader_hints(const RequestContext& ctx, protocol::ProduceResponse& resp) {
+    if (ctx.header.api_version < 10)
+        return;
+    bool named = false;
+    for (auto& t : resp.responses)
+        for (auto& r : t.partition_responses)
+            if (names_current_leader(r.error_code)) {
+                r.current_leader = protocol::ProduceLeaderIdAndEpoch{ctx.broker.node_id(), 0};
+                named = true;
+            }
+    if (named && resp.node_endpoints.empty()) {
+        const auto& advertised = ctx.broker.advertised(ctx.listener);
+        resp.node_endpoints.push_back(
+            {ctx.broker.node_id(), advertised.host, advertised.port, std::nullopt});
+    }
+}
+
 asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
                                                           const protocol::ProduceRequest& req) {
     // acks=0: the client expects no response at all, not even for errors.
@@ -433,6 +451,7 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
         for (const auto& t : resp.responses)
             for (const auto& r : t.partition_responses)
                 ctx.close_connection |= r.error_code != ErrorCode::none;
+    add_leader_hints(ctx, resp);
     co_return resp;
 }
 

@@ -1,12 +1,14 @@
 // Fetch: records come back as file ranges of whole batches, with the high watermark, last stable
 // offset and log start offset; OFFSET_OUT_OF_RANGE below the log start and beyond the end; the
 // response and partition byte limits (KIP-74: the first batch is returned whole even when it is
-// larger); long polls that time out or are woken by a produce.
+// larger); long polls that time out or are woken by a produce; the current leader epoch check
+// (KIP-320) and KIP-951's leader hints.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <map>
 
+#include "broker/handlers/leader_hints.h"
 #include "handler_fixture.h"
 #include "protocol/fetch.h"
 #include "protocol/produce.h"
@@ -229,6 +231,71 @@ TEST_F(FetchTest, AnErrorIsAnsweredAtOnceWithoutWaiting) {
     auto resp = run(handle_fetch, request_for("missing", {{0, 0}}, 10000, 1), kLatestFetch);
     EXPECT_LT(steady_clock::now() - started, milliseconds(5000));
     EXPECT_EQ(resp.responses[0].partitions[0].error_code, ErrorCode::unknown_topic_or_partition);
+}
+
+// skiff's leader epoch is 0 for good: a newer one is UNKNOWN_LEADER_EPOCH; 0 and negative ones
+// (no epoch, as Kafka's FetchRequest.optionalEpoch reads them) are served.
+TEST_F(FetchTest, ANewerCurrentLeaderEpochIsUnknown) {
+    three_batches("t");
+    auto req = request_for("t", {{0, 0}});
+    for (int32_t epoch : {0, -1, -7}) {
+        req.topics[0].partitions[0].current_leader_epoch = epoch;
+        auto resp = run(handle_fetch, req, kLatestFetch);
+        EXPECT_EQ(resp.responses.at(0).partitions.at(0).error_code, ErrorCode::none) << epoch;
+    }
+    req.topics[0].partitions[0].current_leader_epoch = 1;
+    auto resp = run(handle_fetch, req, kLatestFetch);
+    const auto& p = resp.responses.at(0).partitions.at(0);
+    EXPECT_EQ(p.error_code, ErrorCode::unknown_leader_epoch);
+    EXPECT_EQ(p.records.size_bytes(), 0);
+    EXPECT_FALSE(p.current_leader);  // KIP-951 hints only for a leader that moved
+    EXPECT_TRUE(resp.node_endpoints.empty());
+    // Before v9 there is no epoch to check.
+    EXPECT_EQ(fetch_one("t", {0, 0}, 8).error_code, ErrorCode::none);
+}
+
+// KIP-951: v16+ partitions answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH (on skiff, from
+// the control API's fault rules) name this broker as the leader at epoch 0, and the response
+// carries its endpoint, once; on the wire as the tagged fields.
+TEST_F(FetchTest, LeaderHintsNameThisBrokerFromV16) {
+    FetchResponse resp;
+    protocol::FetchableTopicResponse t;
+    t.topic = "t";
+    for (auto error :
+         {ErrorCode::not_leader_or_follower, ErrorCode::none, ErrorCode::fenced_leader_epoch}) {
+        protocol::PartitionData p;
+        p.partition_index = static_cast<int32_t>(t.partitions.size());
+        p.error_code = error;
+        t.partitions.push_back(std::move(p));
+    }
+    resp.responses.push_back(std::move(t));
+    protocol::RequestHeader header;
+    header.api_version = 15;
+    const std::string peer = "127.0.0.1:1";
+    RequestContext old_ctx{.broker = broker(), .header = header, .peer = peer};
+    auto v15 = resp;
+    add_leader_hints(old_ctx, v15);
+    EXPECT_FALSE(v15.responses[0].partitions[0].current_leader);
+    EXPECT_TRUE(v15.node_endpoints.empty());
+
+    header.api_version = 16;
+    RequestContext ctx{.broker = broker(), .header = header, .peer = peer};
+    add_leader_hints(ctx, resp);
+    add_leader_hints(ctx, resp);  // the fault path runs it after the handler did
+    protocol::OutBuffer out;
+    protocol::encode_message(resp, 16, out);
+    auto decoded = protocol::decode_message<FetchResponse>(out.bytes(), 16);
+    ASSERT_TRUE(decoded);
+    const auto& parts = decoded->responses.at(0).partitions;
+    ASSERT_EQ(parts.size(), 3u);
+    const protocol::LeaderIdAndEpoch self{broker().node_id(), 0};
+    EXPECT_EQ(parts[0].current_leader, self);
+    EXPECT_FALSE(parts[1].current_leader);
+    EXPECT_EQ(parts[2].current_leader, self);
+    ASSERT_EQ(decoded->node_endpoints.size(), 1u);
+    EXPECT_EQ(decoded->node_endpoints[0].node_id, broker().node_id());
+    EXPECT_EQ(decoded->node_endpoints[0].host, broker().advertised("").host);
+    EXPECT_EQ(decoded->node_endpoints[0].port, broker().advertised("").port);
 }
 
 TEST_F(FetchTest, EverySupportedVersion) {

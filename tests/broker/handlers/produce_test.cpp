@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "broker/handlers/leader_hints.h"
 #include "handler_fixture.h"
 #include "protocol/compression/batch_recompress.h"
 #include "protocol/crc32c.h"
@@ -328,6 +329,42 @@ TEST_F(ProduceTest, EveryVersionDecodesAndIsAnswered) {
         EXPECT_EQ(r.error_code, ErrorCode::none) << "v" << v;
         EXPECT_EQ(r.base_offset, expected++) << "v" << v;
     }
+}
+
+// KIP-951: Produce v10+ partitions answered NOT_LEADER_OR_FOLLOWER (on skiff, from the control
+// API's fault rules) name this broker as the leader, and the response its endpoint; a success
+// carries neither; before v10 nothing.
+TEST_F(ProduceTest, LeaderHintsNameThisBrokerFromV10) {
+    create_topic("t");
+    auto resp = run(handle_produce, request_for("t", 0, make_batch(1), -1), 10);
+    ASSERT_EQ(only_partition(resp).error_code, ErrorCode::none);
+    EXPECT_FALSE(only_partition(resp).current_leader);
+    EXPECT_TRUE(resp.node_endpoints.empty());
+
+    resp.responses[0].partition_responses[0].error_code = ErrorCode::not_leader_or_follower;
+    protocol::RequestHeader header;
+    header.api_version = 9;
+    const std::string peer = "127.0.0.1:1";
+    RequestContext v9{.broker = broker(), .header = header, .peer = peer};
+    auto old = resp;
+    add_leader_hints(v9, old);
+    EXPECT_FALSE(only_partition(old).current_leader);
+    EXPECT_TRUE(old.node_endpoints.empty());
+
+    header.api_version = 10;
+    RequestContext v10{.broker = broker(), .header = header, .peer = peer};
+    add_leader_hints(v10, resp);
+    protocol::OutBuffer out;
+    protocol::encode_message(resp, 10, out);
+    auto decoded = protocol::decode_message<ProduceResponse>(out.bytes(), 10);
+    ASSERT_TRUE(decoded);
+    const auto& leader = only_partition(*decoded).current_leader;
+    ASSERT_TRUE(leader);
+    EXPECT_EQ(leader->leader_id, broker().node_id());
+    EXPECT_EQ(leader->leader_epoch, 0);
+    ASSERT_EQ(decoded->node_endpoints.size(), 1u);
+    EXPECT_EQ(decoded->node_endpoints[0].node_id, broker().node_id());
+    EXPECT_EQ(decoded->node_endpoints[0].port, broker().advertised("").port);
 }
 
 }  // namespace
