@@ -92,6 +92,11 @@ void merge_produce(protocol::ProduceResponse& response, protocol::ProduceRespons
     }
 }
 
+bool rebootstrap_unsayable(const Fired& fired, int16_t metadata_version) {
+    return fired.error == ErrorCode::rebootstrap_required && metadata_version < 13 &&
+           (fired.action == FaultAction::error || fired.action == FaultAction::fail_response);
+}
+
 bool targets_every_partition(const protocol::FetchRequest& request, const Fired& fired) {
     for (const auto& topic : request.topics)
         for (const auto& p : topic.partitions)

@@ -40,6 +40,11 @@ ProduceSplit split_produce(const protocol::ProduceRequest& request, const Fired&
 // Adds the refused partitions into the response of the rest.
 void merge_produce(protocol::ProduceResponse& response, protocol::ProduceResponse&& refused);
 
+// A Metadata rule answering REBOOTSTRAP_REQUIRED (error or fail_response) to a version before
+// 13, which has no field for it (KIP-1102): the connection is closed instead. From v13 the
+// error goes into the top-level error code only.
+bool rebootstrap_unsayable(const Fired& fired, int16_t metadata_version);
+
 // Whether `fired` targets every partition the Fetch asks for (then it need not wait).
 bool targets_every_partition(const protocol::FetchRequest& request, const Fired& fired);
 // A Fetch partition answered with an error carries no records.

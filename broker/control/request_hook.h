@@ -22,6 +22,7 @@
 #include "broker/control/control_plane.h"
 #include "broker/control/fault_responses.h"
 #include "broker/control/message_walk.h"
+#include "broker/handlers/leader_hints.h"
 #include "broker/request_context.h"
 
 namespace skiff::broker::control {
@@ -64,6 +65,16 @@ Interception<Request, Response> intercept(ControlPlane& control, RequestContext&
     if (!plan.respond || !plan.fired)
         return plan;
     const Fired& fired = *plan.fired;
+    if constexpr (std::is_same_v<Request, protocol::MetadataRequest>) {
+        if (rebootstrap_unsayable(fired, version)) {
+            // REBOOTSTRAP_REQUIRED (KIP-1102) has no field before Metadata v13: the nearest a
+            // broker can come is going away, after which a client starts over from its
+            // bootstrap servers once it has no broker left (metadata.recovery.strategy).
+            ctx.close_connection = true;
+            plan.respond = false;
+            return plan;
+        }
+    }
     switch (fired.action) {
         case FaultAction::latency:
             plan.latency = fired.latency;
@@ -117,9 +128,18 @@ void complete(Interception<Request, Response>& plan, Response& response, int16_t
     const Fired& fired = *plan.fired;
     if (fired.action != FaultAction::error && fired.action != FaultAction::fail_response)
         return;
+    if constexpr (std::is_same_v<Response, protocol::MetadataResponse>) {
+        if (fired.error == protocol::ErrorCode::rebootstrap_required) {
+            // v13+ (older versions were closed in intercept()): the top-level error only, as
+            // KIP-1102 has the broker say it; the topics keep the handler's answer.
+            response.error_code = fired.error;
+            return;
+        }
+    }
     if constexpr (std::is_same_v<Response, protocol::ProduceResponse>) {
         if (fired.action == FaultAction::error) {
             merge_produce(response, std::move(*plan.answer));
+            add_leader_hints(ctx, response);  // KIP-951, as below
             return;
         }
     } else {
@@ -139,6 +159,10 @@ void complete(Interception<Request, Response>& plan, Response& response, int16_t
                      });
     if constexpr (std::is_same_v<Response, protocol::FetchResponse>)
         drop_records_of_errors(response);
+    // KIP-951: a NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH put in names the leader.
+    if constexpr (std::is_same_v<Response, protocol::ProduceResponse> ||
+                  std::is_same_v<Response, protocol::FetchResponse>)
+        add_leader_hints(ctx, response);
 }
 
 }  // namespace skiff::broker::control
