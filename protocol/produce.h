@@ -2,8 +2,9 @@
 //   v3 adds transactional_id and requires record batch v2 (magic 2); v2 adds
 //   log_append_time_ms, v5 log_start_offset, v8 record_errors and error_message in the response.
 //   v10 (KIP-951) adds the tagged current_leader per partition and node_endpoints, which Kafka
-//   fills only with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH: on skiff only from a control-API
-//   fault rule (broker/handlers/leader_hints.h). v11 (TRANSACTION_ABORTABLE may be returned) and v12 (Kafka 4.0,
+//   fills only with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH: on skiff only from a
+//   control-API fault rule (broker/handlers/leader_hints.h).
+//   v11 (TRANSACTION_ABORTABLE may be returned) and v12 (Kafka 4.0,
 //   KIP-890: the produce implies AddPartitionsToTxn for transactional producers; skiff has no
 //   transactions) change no field. v13 (Kafka 4.1, KIP-516) names topics by id instead of by
 //   name in the request and the response; an id no topic holds is UNKNOWN_TOPIC_ID.
