@@ -4,9 +4,9 @@
 //   v10 (KIP-951) adds the tagged current_leader per partition and node_endpoints, which Kafka
 //   fills only with NOT_LEADER_OR_FOLLOWER / FENCED_LEADER_EPOCH: on skiff only from a
 //   control-API fault rule (broker/handlers/leader_hints.h).
-//   v11 (TRANSACTION_ABORTABLE may be returned) and v12 (Kafka 4.0,
-//   KIP-890: the produce implies AddPartitionsToTxn for transactional producers; skiff has no
-//   transactions) change no field. v13 (Kafka 4.1, KIP-516) names topics by id instead of by
+//   v11 (TRANSACTION_ABORTABLE for a partition outside the transaction) and v12 (Kafka 4.0,
+//   KIP-890: with transaction.version 2 the produce itself adds its partition to the producer's
+//   transaction, broker/txn/) change no field. v13 (Kafka 4.1, KIP-516) names topics by id instead of by
 //   name in the request and the response; an id no topic holds is UNKNOWN_TOPIC_ID.
 // Records are a view into the request frame (zero copy): the frame must outlive the request.
 // acks = 0 means the client expects no response at all.
