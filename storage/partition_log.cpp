@@ -243,12 +243,14 @@ Expected<AppendResult, StorageError> PartitionLog::append(
         state_.first_unstable = producers_.first_unstable_offset().value_or(-1);
         log_start = state_.log_start_offset;
     }
+    const int64_t append_time = config_.log_append_time ? now_ms : -1;
     if (durability == Durability::group_commit && durable_mode_)
-        return AppendResult{base, last, log_start, false, true};  // sync_appended's to make durable
+        return AppendResult{base,  last, log_start,
+                            false, true, append_time};  // sync_appended's to make durable
     unflushed_messages_ += records;
     if (unflushed_messages_ >= config_.flush_interval_messages)
         (void)flush_locked();
-    return AppendResult{base, last, log_start};
+    return AppendResult{base, last, log_start, false, false, append_time};
 }
 
 Expected<AppendResult, StorageError> PartitionLog::append_marker(const TxnMarker& marker) {
