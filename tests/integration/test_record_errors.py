@@ -1,0 +1,157 @@
+"""Per-record errors (KIP-467: Produce v8+'s record_errors and error_message) against the real
+skiff binary.
+
+    /usr/bin/python3 test_record_errors.py /path/to/skiff
+
+librdkafka reads record_errors from 2.4 on; Debian's confluent-kafka uses librdkafka 2.0.2, so
+the per-message check takes node-rdkafka 3.6.0 (librdkafka 2.12, built from npm as in
+test_node_rdkafka.py) and replays librdkafka 2.15's own test 0011_produce_batch
+(test_message_single_partition_record_fail): 100 messages in one batch to a compacted topic
+(cleanup.policy=compact,delete), every tenth without a key: exactly those 10 fail with
+INVALID_RECORD, the other 90 with librdkafka's _INVALID_DIFFERENT_RECORD, nothing of the batch
+is stored; one message per batch: the 10 fail, the 90 are stored and read back. A record
+outside message.timestamp.before.max.ms fails with INVALID_TIMESTAMP, the others of its batch
+with _INVALID_DIFFERENT_RECORD.
+
+With confluent-kafka (librdkafka 2.0.2, which ignores record_errors) every message of a batch
+with a keyless record fails with INVALID_RECORD and nothing of it is stored.
+
+The node part skips, saying why, when Node.js or npm is missing.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npm_clients  # noqa: E402
+import skiff_harness  # noqa: E402
+
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition  # noqa: E402,E501
+from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(HERE, "node_rdkafka")
+TIMEOUT_S = 20
+INVALID_RECORD = 87
+INVALID_TIMESTAMP = 32
+INVALID_DIFFERENT_RECORD = -138  # librdkafka's RD_KAFKA_RESP_ERR__INVALID_DIFFERENT_RECORD
+
+
+def install():
+    return npm_clients.install(SRC, "node-rdkafka-clients",
+                               ("rdkafka_consumer_protocol.cjs", "rdkafka_record_errors.cjs"),
+                               installed_marker="node_modules/node-rdkafka/build/Release",
+                               nice=True, timeout=900)
+
+
+def watermarks(bootstrap, topic):
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "marks-" + topic})
+    try:
+        return c.get_watermark_offsets(TopicPartition(topic, 0), timeout=TIMEOUT_S)
+    finally:
+        c.close()
+
+
+def consume_values(bootstrap, topic, expected_count):
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "reader-" + topic,
+                  "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                  "enable.partition.eof": True})
+    c.assign([TopicPartition(topic, 0, 0)])
+    out = []
+    try:
+        def more():
+            msg = c.poll(0.5)
+            if msg is None:
+                return False
+            if msg.error():
+                if msg.error().code() == KafkaError._PARTITION_EOF:
+                    return len(out) >= expected_count
+                raise KafkaException(msg.error())
+            out.append(msg.value())
+            return False
+        skiff_harness.wait_until(more, TIMEOUT_S, interval_s=0, what="%d records" % expected_count)
+    finally:
+        c.close()
+    return out
+
+
+class RecordErrorsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.broker = skiff_harness.Broker(name="record errors broker")
+        cls.broker.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.broker.cleanup()
+
+    def create(self, name, config):
+        admin = AdminClient({"bootstrap.servers": self.broker.bootstrap})
+        fs = admin.create_topics([NewTopic(name, num_partitions=1, replication_factor=1,
+                                           config=config)])
+        fs[name].result(timeout=TIMEOUT_S)
+
+    def test_librdkafka_2_12_sees_each_records_error(self):
+        if shutil.which("node") is None or shutil.which("npm") is None:
+            self.skipTest("SKIPPED: node or npm is not installed")
+        dest = install()
+        self.create("compacted-0011", {"cleanup.policy": "compact,delete"})
+        self.create("bounded-ts", {"message.timestamp.before.max.ms": "3600000"})
+        proc = subprocess.run(["node", "rdkafka_record_errors.cjs", self.broker.bootstrap,
+                               "compacted-0011", "bounded-ts"],
+                              cwd=dest, capture_output=True, text=True, timeout=240)
+        sys.stdout.write(proc.stdout)
+        sys.stderr.write(proc.stderr)
+        self.assertEqual(proc.returncode, 0, "the librdkafka record-errors script failed")
+        cases = {c["case"]: c for c in map(json.loads, proc.stdout.splitlines())}
+        self.assertTrue(cases["version"]["librdkafka"].startswith("2.12"), cases["version"])
+
+        keyless = [i % 10 == 0 for i in range(100)]
+        one = cases["one-batch"]["codes"]
+        self.assertEqual([i for i, code in enumerate(one) if code == INVALID_RECORD],
+                         [i for i in range(100) if keyless[i]])
+        self.assertEqual([i for i, code in enumerate(one) if code == INVALID_DIFFERENT_RECORD],
+                         [i for i in range(100) if not keyless[i]])
+
+        per_message = cases["batch-per-message"]["codes"]
+        self.assertEqual([code for i, code in enumerate(per_message) if keyless[i]],
+                         [INVALID_RECORD] * 10)
+        self.assertEqual([code for i, code in enumerate(per_message) if not keyless[i]],
+                         [0] * 90)
+        # Only the 90 keyed messages of the second round were stored, in order.
+        self.assertEqual(watermarks(self.broker.bootstrap, "compacted-0011"), (0, 90))
+        self.assertEqual(consume_values(self.broker.bootstrap, "compacted-0011", 90),
+                         [b"0011 test message #%d" % i for i in range(100) if not keyless[i]])
+
+        self.assertEqual(cases["timestamp"]["codes"],
+                         [INVALID_DIFFERENT_RECORD, INVALID_TIMESTAMP, INVALID_DIFFERENT_RECORD])
+        self.assertEqual(watermarks(self.broker.bootstrap, "bounded-ts"), (0, 0))
+
+    def test_librdkafka_2_0_fails_the_whole_batch(self):
+        self.create("compacted-old-client", {"cleanup.policy": "compact,delete"})
+        p = Producer({"bootstrap.servers": self.broker.bootstrap, "linger.ms": 100,
+                      "retries": 0})
+        codes = {}
+        for i in range(20):
+            value = b"v%d" % i
+            p.produce("compacted-old-client", value=value, key=None if i % 5 == 0 else value,
+                      on_delivery=lambda err, msg, i=i: codes.__setitem__(
+                          i, err.code() if err else None))
+        self.assertEqual(p.flush(TIMEOUT_S), 0)
+        self.assertEqual(sorted(codes), list(range(20)))
+        self.assertEqual(set(codes.values()), {KafkaError.INVALID_RECORD})
+        self.assertEqual(watermarks(self.broker.bootstrap, "compacted-old-client"), (0, 0))
+        # The broker's log names the first refused records, as Kafka's message does.
+        self.assertIn("One or more records have been rejected due to 4 record errors in total",
+                      self.broker.log_text())
+        self.assertIn("RecordError(batchIndex=0, message='Compacted topic cannot accept message "
+                      "without key in topic partition compacted-old-client-0.')",
+                      self.broker.log_text())
+
+
+if __name__ == "__main__":
+    skiff_harness.run_tests()
