@@ -170,11 +170,19 @@ TEST_F(RecordErrorsTest, KeyErrorsComeFirstAndTimestampErrorsMakeItInvalidTimest
     create_topic("ck", 1,
                  {{"cleanup.policy", "compact"}, {"message.timestamp.after.max.ms", "1000"}});
     const int64_t t = now();
-    auto r = produce("ck", batch_at({t, t, t + kHour}, {1, 2}));
+    // Only keys wrong: INVALID_RECORD.
+    auto keys = produce("ck", batch_at({t, t, t}, {1, 2}));
+    EXPECT_EQ(keys.error_code, ErrorCode::invalid_record);
+    EXPECT_EQ(indexes(keys), (std::vector<int32_t>{1, 2}));
+    // Record 2 has no key and a bad timestamp: Kafka reports the key. Record 3's timestamp
+    // makes the partition's error INVALID_TIMESTAMP.
+    auto r = produce("ck", batch_at({t, t, t + kHour, t + kHour}, {1, 2}));
     EXPECT_EQ(r.error_code, ErrorCode::invalid_timestamp);
-    EXPECT_EQ(indexes(r), (std::vector<int32_t>{1, 2}));
-    // Record 2 has no key and a bad timestamp: Kafka reports the key.
+    EXPECT_EQ(indexes(r), (std::vector<int32_t>{1, 2, 3}));
     EXPECT_NE(r.record_errors[1].batch_index_error_message->find("without key"), std::string::npos);
+    EXPECT_NE(r.record_errors[2].batch_index_error_message->find("out of range"),
+              std::string::npos);
+    EXPECT_EQ(end_offset("ck"), 0);
 }
 
 TEST_F(RecordErrorsTest, AProducerCannotSendLogAppendTimeBatches) {
