@@ -1,9 +1,12 @@
 // librdkafka 2.12 (node-rdkafka 3.6) reading Produce v8+'s per-record errors (KIP-467) from a
 // running skiff, as librdkafka's own test 0011_produce_batch does: 100 messages in one batch to
 // a compacted topic, every tenth without a key; then the same one message per batch
-// (batch.size=1); then one record with a timestamp out of message.timestamp.before.max.ms.
-// Prints one JSON line per case with each message's delivery error code (0 when delivered);
-// test_record_errors.py checks them.
+// (batch.size=1); then two records of five with a timestamp out of
+// message.timestamp.before.max.ms.
+// Prints one JSON line per case with each message's delivery error text (null when
+// delivered); test_record_errors.py checks them. node-rdkafka 3.6 hands a delivery error to
+// JavaScript as the text of its code only (rd_kafka_err2str), and lower-cases it in
+// err.message; the stack's first line keeps it as librdkafka wrote it.
 const assert = require('node:assert/strict')
 const Kafka = require('node-rdkafka')
 
@@ -26,13 +29,17 @@ function producer (extra) {
   })
 }
 
-// Sends messages [{key, value, timestamp}] and resolves with each one's error code, by index.
+function errorText (err) {
+  return String(err.stack).split('\n')[0].replace(/^Error: /, '')
+}
+
+// Sends messages [{key, value, timestamp}] and resolves with each one's error text, by index.
 async function produceAll (extra, topicName, messages) {
   const p = await producer(extra)
   const codes = new Array(messages.length).fill(null)
   let delivered = 0
   const done = new Promise(resolve => p.on('delivery-report', (err, report) => {
-    codes[report.opaque] = err ? err.code : 0
+    codes[report.opaque] = err ? errorText(err) : null
     if (++delivered === messages.length) resolve()
   }))
   messages.forEach((m, i) => p.produce(topicName, 0, Buffer.from(m.value),
@@ -66,7 +73,9 @@ async function main () {
     codes: await produceAll({}, boundedTopic, [
       { key: 'a', value: 'a', timestamp: now },
       { key: 'b', value: 'b', timestamp: now - 3 * 3600 * 1000 },
-      { key: 'c', value: 'c', timestamp: now }
+      { key: 'c', value: 'c', timestamp: now },
+      { key: 'd', value: 'd', timestamp: now - 4 * 3600 * 1000 },
+      { key: 'e', value: 'e', timestamp: now }
     ])
   }))
 }
