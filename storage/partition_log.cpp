@@ -232,7 +232,15 @@ Expected<AppendResult, StorageError> PartitionLog::append(
     // watermark without the transaction it opens.
     int64_t first_offset = base;
     for (const auto& s : summaries) {
-        producers_.record(s, first_offset);
+        if (config_.log_append_time) {
+            // The producer's last timestamp is the batch's as stored (Kafka's: after validation),
+            // as recovery reads it back from the stamped header.
+            protocol::BatchSummary stamped = s;
+            stamped.max_timestamp = now_ms;
+            producers_.record(stamped, first_offset);
+        } else {
+            producers_.record(s, first_offset);
+        }
         first_offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
     int64_t log_start;

@@ -106,6 +106,10 @@ TEST(LogAppendTimeTest, ProducerFieldsAndCompressionAreKept) {
     EXPECT_EQ(h.producer_id, 42);
     EXPECT_EQ(h.producer_epoch, 3);
     EXPECT_EQ(h.base_sequence, 0);
+    // The producer's state holds the stamped time, as recovery reads it back from the header.
+    auto producers = (*log)->producer_entries();
+    ASSERT_EQ(producers.count(42), 1u);
+    EXPECT_EQ(producers.at(42).batches.back().max_timestamp, kAppendTime);
     // Only the header changed: the compressed records are the bytes sent.
     auto bytes = test::read_file(dir.path() / segment_file_name(0, kLogSuffix));
     ASSERT_EQ(bytes.size(), zstd.size());
