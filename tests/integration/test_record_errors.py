@@ -16,7 +16,7 @@ _INVALID_DIFFERENT_RECORD. node-rdkafka hands JavaScript only the text of an err
 the test tells the codes apart by their text.
 
 With confluent-kafka (librdkafka 2.0.2, which ignores record_errors) every message of a batch
-with a keyless record fails with INVALID_RECORD and nothing of it is stored.
+with a keyless record fails with INVALID_RECORD and nothing of that batch is stored.
 
 The node part skips, saying why, when Node.js or npm is missing.
 """
@@ -139,8 +139,9 @@ class RecordErrorsTest(unittest.TestCase):
 
     def test_librdkafka_2_0_fails_the_whole_batch(self):
         self.create("compacted-old-client", {"cleanup.policy": "compact,delete"})
-        p = Producer({"bootstrap.servers": self.broker.bootstrap, "linger.ms": 100,
+        p = Producer({"bootstrap.servers": self.broker.bootstrap, "linger.ms": 500,
                       "retries": 0})
+        p.list_topics("compacted-old-client", timeout=TIMEOUT_S)  # the leader known first
         codes = {}
         for i in range(20):
             value = b"v%d" % i
@@ -149,15 +150,22 @@ class RecordErrorsTest(unittest.TestCase):
                           i, err.code() if err else None))
         self.assertEqual(p.flush(TIMEOUT_S), 0)
         self.assertEqual(sorted(codes), list(range(20)))
-        self.assertEqual(set(codes.values()), {KafkaError.INVALID_RECORD})
-        self.assertEqual(watermarks(self.broker.bootstrap, "compacted-old-client"), (0, 0))
+        # Every keyless message fails; a keyed one fails with it when the client put them in one
+        # batch (how librdkafka batches is its own affair), and is stored otherwise.
+        self.assertEqual({codes[i] for i in range(0, 20, 5)}, {KafkaError.INVALID_RECORD})
+        self.assertLessEqual(set(codes.values()), {None, KafkaError.INVALID_RECORD})
+        delivered = [b"v%d" % i for i in range(20) if codes[i] is None]
+        self.assertLess(len(delivered), 16, "no keyed message shared a batch with a keyless one")
+        self.assertEqual(watermarks(self.broker.bootstrap, "compacted-old-client"),
+                         (0, len(delivered)))
+        if delivered:
+            self.assertEqual(consume_values(self.broker.bootstrap, "compacted-old-client",
+                                            len(delivered)), delivered)
         # The broker's log names the first refused records, as Kafka's message does.
-        self.assertIn("One or more records have been rejected due to 4 record errors in total",
-                      self.broker.log_text())
-        self.assertIn("RecordError(batchIndex=0, message='Compacted topic cannot accept message "
+        self.assertIn("record errors in total, and only showing the first three errors at most: "
+                      "[RecordError(batchIndex=0, message='Compacted topic cannot accept message "
                       "without key in topic partition compacted-old-client-0.')",
                       self.broker.log_text())
-
 
 if __name__ == "__main__":
     skiff_harness.run_tests()

@@ -20,7 +20,7 @@ function producer (extra) {
   const p = new Kafka.Producer({
     'bootstrap.servers': broker,
     dr_cb: true,
-    'linger.ms': 200,
+    'linger.ms': 500,
     'message.send.max.retries': 0,
     ...extra
   })
