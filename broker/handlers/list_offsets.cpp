@@ -66,6 +66,11 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
         if (auto m = log->max_timestamp(); m && m->offset < bound) {
             out.timestamp = m->timestamp;
             out.offset = m->offset;
+            // Kafka 3.9 (RecordBatch.offsetOfMaxTimestamp): the earliest record carrying the
+            // max timestamp - a LogAppendTime batch's first offset, as all its records carry it.
+            if (auto first = log->offset_for_timestamp(m->timestamp);
+                first && first->offset <= m->offset)
+                out.offset = first->offset;
         }
     } else if (auto found = log->offset_for_timestamp(p.timestamp);
                found && found->offset < bound) {

@@ -8,6 +8,7 @@
 
 #include "broker/topics/topic_config.h"
 #include "handler_fixture.h"
+#include "protocol/list_offsets.h"
 #include "protocol/produce.h"
 #include "storage/log_config.h"
 
@@ -213,6 +214,19 @@ TEST_F(RecordErrorsTest, LogAppendTimeTopicsAreStampedAndAnsweredWithTheTime) {
     ASSERT_TRUE(max);
     EXPECT_EQ(max->timestamp, r.log_append_time_ms);
     EXPECT_EQ(log->offset_for_timestamp(before)->offset, 0);
+}
+
+TEST_F(RecordErrorsTest, MaxTimestampOfALogAppendTimeTopicIsItsBatchsFirstOffset) {
+    create_topic("lat", 1, {{"message.timestamp.type", "LogAppendTime"}});
+    const int64_t first = produce("lat", batch_at({1000, 1001, 1002})).log_append_time_ms;
+    const int64_t second = produce("lat", batch_at({5, 6, 7})).log_append_time_ms;
+    protocol::ListOffsetsRequest req;
+    req.topics.push_back({"lat", {{0, -1, protocol::kListOffsetsMaxTimestamp, 1}}});
+    auto max = run(handle_list_offsets, req, 7).topics.at(0).partitions.at(0);
+    EXPECT_EQ(max.timestamp, second);
+    // Every record of a LogAppendTime batch carries its time: the earliest record with the
+    // max is the first of the first batch stamped with it, as Kafka answers.
+    EXPECT_EQ(max.offset, first == second ? 0 : 3);
 }
 
 TEST_F(RecordErrorsTest, TheBrokerDefaultTimestampTypeApplies) {
