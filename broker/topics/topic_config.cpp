@@ -26,6 +26,10 @@ struct KeyRule {
     bool integer = true;  // else a string (or double) checked by `check`
     // String keys: why a value is refused (the "expected ..." clause), or nullopt.
     std::optional<std::string> (*check)(std::string_view) = nullptr;
+    // Kafka keys of features skiff lacks: only Kafka's default (the key's fixed_default, which
+    // is what skiff does) is accepted, so tools that send every key with its default work, and
+    // any other value is refused with this reason.
+    std::string_view only_default_why{};
 };
 
 std::optional<std::string> check_cleanup_policy(std::string_view value) {
@@ -75,6 +79,23 @@ std::optional<std::string> check_timestamp_type(std::string_view value) {
     return "expected CreateTime or LogAppendTime";
 }
 
+std::optional<std::string> check_true(std::string_view value) {
+    if (value == "true")
+        return std::nullopt;
+    return "expected true";
+}
+
+std::optional<std::string> check_false(std::string_view value) {
+    if (value == "false")
+        return std::nullopt;
+    return "expected false";
+}
+
+constexpr std::string_view kNoTieredStorage =
+    "skiff has no tiered storage (KIP-405): every segment stays in the local log directory";
+constexpr std::string_view kNoCompressionLevel =
+    "skiff recompresses (compression.type) at each codec's default level and cannot set another";
+
 // leader/follower.replication.throttled.replicas: Kafka's ThrottledReplicaListValidator, an
 // empty list, "*", or partition:broker pairs ("0:1,1:1").
 std::optional<std::string> check_throttled_replicas(std::string_view value) {
@@ -108,6 +129,10 @@ constexpr std::string_view kNoReplicationDoc =
     "Accepted and stored for compatibility; it has no effect on skiff, a single broker with one "
     "replica per partition (docs/topic-configs.md).";
 
+constexpr std::string_view kOnlyDefaultDoc =
+    "A Kafka feature skiff does not have: only Kafka's default, which is what skiff does, is "
+    "accepted; any other value is refused with INVALID_CONFIG (docs/topic-configs.md).";
+
 constexpr std::string_view kValidationDoc =
     "Confluent Server's broker-side schema validation: every record's key (value) must start "
     "with the schema registry's wire-format header (magic byte 0, a 4-byte schema id) of a "
@@ -121,7 +146,28 @@ constexpr std::string_view kStrategyDoc =
 const std::vector<KeyRule>& rules() {
     static const std::vector<KeyRule> kRules = {
         {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
+        {{"compression.gzip.level", "", kOnlyDefaultDoc, "-1"},
+         -1,
+         -1,
+         false,
+         true,
+         nullptr,
+         kNoCompressionLevel},
+        {{"compression.lz4.level", "", kOnlyDefaultDoc, "9"},
+         9,
+         9,
+         false,
+         true,
+         nullptr,
+         kNoCompressionLevel},
         {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
+        {{"compression.zstd.level", "", kOnlyDefaultDoc, "3"},
+         3,
+         3,
+         false,
+         true,
+         nullptr,
+         kNoCompressionLevel},
         {{"confluent.key.schema.validation", "", kValidationDoc, "false"},
          0,
          0,
@@ -166,8 +212,30 @@ const std::vector<KeyRule>& rules() {
          false,
          false,
          check_throttled_replicas},
+        {{"local.retention.bytes", "", kOnlyDefaultDoc, "-2"},
+         -2,
+         -2,
+         false,
+         true,
+         nullptr,
+         kNoTieredStorage},
+        {{"local.retention.ms", "", kOnlyDefaultDoc, "-2"},
+         -2,
+         -2,
+         false,
+         true,
+         nullptr,
+         kNoTieredStorage},
         {{"max.compaction.lag.ms", "log.cleaner.max.compaction.lag.ms"}, 1},
         {{"max.message.bytes", "message.max.bytes"}, 0, INT32_MAX},
+        {{"message.downconversion.enable", "", kOnlyDefaultDoc, "true"},
+         0,
+         0,
+         false,
+         false,
+         check_true,
+         "skiff always down-converts for consumers that need the old message formats "
+         "(docs/legacy-formats.md)"},
         {{"message.format.version", "log.message.format.version",
           "[DEPRECATED] Accepted and ignored, as by Kafka 3.x: batches are always stored as "
           "record batch v2."},
@@ -199,10 +267,46 @@ const std::vector<KeyRule>& rules() {
          check_ratio},
         {{"min.compaction.lag.ms", "log.cleaner.min.compaction.lag.ms"}, 0},
         {{"min.insync.replicas", "", kNoReplicationDoc, "1"}, 1, INT32_MAX},
+        {{"preallocate", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         "skiff reserves the disk blocks ahead of its active segments in 1 MiB steps and does not "
+         "preallocate whole segment files"},
+        {{"remote.log.copy.disable", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         kNoTieredStorage},
+        {{"remote.log.delete.on.disable", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         kNoTieredStorage},
+        {{"remote.storage.enable", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         kNoTieredStorage},
         {{"retention.bytes", "log.retention.bytes"}, -1, INT64_MAX, true},
         {{"retention.ms", "log.retention.ms"}, -1, INT64_MAX, true},
         {{"segment.bytes", "log.segment.bytes"}, 14, INT32_MAX},
         {{"segment.index.bytes", "log.index.size.max.bytes"}, 4, INT32_MAX},
+        {{"segment.jitter.ms", "", kOnlyDefaultDoc, "0"},
+         0,
+         0,
+         false,
+         true,
+         nullptr,
+         "skiff rolls a segment exactly at segment.ms"},
         {{"segment.ms", "log.roll.ms"}, 1},
         {{"unclean.leader.election.enable", "", kNoReplicationDoc, "false"},
          0,
@@ -213,34 +317,6 @@ const std::vector<KeyRule>& rules() {
     };
     return kRules;
 }
-
-// Topic configs Kafka 3.9 documents that skiff refuses, and why: accepting them would promise
-// behaviour skiff does not have (docs/topic-configs.md).
-struct UnsupportedKey {
-    std::string_view name;
-    std::string_view why;
-};
-constexpr std::string_view kNoTieredStorage =
-    "skiff has no tiered storage (KIP-405): every segment stays in the local log directory";
-constexpr std::string_view kNoCompressionLevel =
-    "skiff recompresses (compression.type) at each codec's default level and cannot set another";
-constexpr UnsupportedKey kUnsupported[] = {
-    {"compression.gzip.level", kNoCompressionLevel},
-    {"compression.lz4.level", kNoCompressionLevel},
-    {"compression.zstd.level", kNoCompressionLevel},
-    {"local.retention.bytes", kNoTieredStorage},
-    {"local.retention.ms", kNoTieredStorage},
-    {"message.downconversion.enable",
-     "skiff always down-converts for consumers that need the old message formats "
-     "(docs/legacy-formats.md) and cannot turn it off per topic"},
-    {"preallocate",
-     "skiff reserves the disk blocks of its active segments in steps of 1 MiB on its own and does "
-     "not preallocate whole segments"},
-    {"remote.log.copy.disable", kNoTieredStorage},
-    {"remote.log.delete.on.disable", kNoTieredStorage},
-    {"remote.storage.enable", kNoTieredStorage},
-    {"segment.jitter.ms", "skiff rolls a segment exactly at segment.ms and does not randomize it"},
-};
 
 const KeyRule* find_rule(std::string_view name) {
     for (const auto& r : rules())
@@ -282,21 +358,27 @@ int8_t topic_config_type(std::string_view name) {
     if (!rule->integer) {
         if (name == "cleanup.policy" || rule->check == check_throttled_replicas)
             return kList;
-        if (rule->check == check_boolean)
+        if (rule->check == check_boolean || rule->check == check_true || rule->check == check_false)
             return kBoolean;
         return rule->check == check_ratio ? kDouble : kString;
     }
+    if (!rule->only_default_why.empty())  // Kafka's types: the levels INT, the others LONG
+        return name.ends_with(".level") ? kInt : kLong;
     return rule->max <= INT32_MAX ? kInt : kLong;
 }
 
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value) {
     const KeyRule* rule = find_rule(name);
-    if (!rule) {
-        for (const auto& u : kUnsupported)
-            if (u.name == name)
-                return "topic config " + std::string(name) +
-                       " is not supported by skiff: " + std::string(u.why);
+    if (!rule)
         return "unknown topic config " + std::string(name);
+    if (!rule->only_default_why.empty()) {
+        const bool ok = rule->integer ? parse_int(value) == parse_int(rule->key.fixed_default)
+                                      : value == rule->key.fixed_default;
+        if (ok)
+            return std::nullopt;
+        return "topic config " + std::string(name) + "=" + std::string(value) +
+               " is not supported by skiff: " + std::string(rule->only_default_why) +
+               "; only its default " + std::string(rule->key.fixed_default) + " is accepted";
     }
     if (!rule->integer) {
         if (auto why = rule->check(value))

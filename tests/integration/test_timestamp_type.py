@@ -240,12 +240,17 @@ class TimestampTypeTest(unittest.TestCase):
             self.create("tiered", {"remote.storage.enable": "true"})
         self.assertEqual(refused.exception.args[0].code(), KafkaError.INVALID_CONFIG)
         self.assertIn("not supported by skiff", refused.exception.args[0].str())
-        # Replication keys a single broker can take as no-ops are accepted and shown.
+        # Replication keys a single broker can take as no-ops are accepted and shown, and so are
+        # the defaults of the features skiff lacks (tools send every key with its default).
         self.create("replicated", {"min.insync.replicas": "2",
-                                   "unclean.leader.election.enable": "false"})
+                                   "unclean.leader.election.enable": "false",
+                                   "preallocate": "false", "remote.storage.enable": "false"})
         configs = self.describe("replicated")
         self.assertEqual(configs["min.insync.replicas"].value, "2")
         self.assertEqual(configs["unclean.leader.election.enable"].value, "false")
+        self.assertEqual(configs["preallocate"].value, "false")
+        self.assertEqual(configs["segment.jitter.ms"].value, "0")
+        self.assertEqual(configs["segment.jitter.ms"].source, ConfigSource.DEFAULT_CONFIG.value)
 
 
 if __name__ == "__main__":

@@ -288,6 +288,17 @@ TEST_F(RecordErrorsTest, UnsupportedKafkaKeysAreRefusedSayingWhy) {
         EXPECT_NE(r.error_message->find("not supported by skiff"), std::string::npos)
             << *r.error_message;
     }
+    // Kafka's defaults of those keys are what skiff does: accepted, stored and shown, so tools
+    // that send every key with its default work.
+    auto defaults = create("defaults", {{"remote.storage.enable", std::string("false")},
+                                        {"local.retention.ms", std::string("-2")},
+                                        {"compression.zstd.level", std::string("3")},
+                                        {"preallocate", std::string("false")},
+                                        {"segment.jitter.ms", std::string("0")},
+                                        {"message.downconversion.enable", std::string("true")}});
+    ASSERT_EQ(defaults.error_code, ErrorCode::none) << defaults.error_message.value_or("");
+    EXPECT_EQ(describe("defaults", "preallocate")->value, "false");
+    EXPECT_EQ(describe("defaults", "compression.gzip.level")->value, "-1");
     create_topic("existing");
     auto a = incremental("existing",
                          {{"remote.storage.enable", protocol::kConfigOpSet, std::string("true")}});
