@@ -43,6 +43,7 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
       logs_(std::move(logs)),
       topics_(*logs_),
       producer_ids_(logs_->log_dir()),
+      features_(logs_->log_dir(), static_cast<int16_t>(config_.transaction_version)),
       cluster_id_(std::move(cluster_id)),
       advertised_(config::effective_advertised(config_.listeners, config_.advertised_listeners)) {
     if (advertised_.empty())  // the loader refuses an empty listeners; a test could build one
@@ -73,6 +74,9 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     if (config_.control_api_enable)
         control_ = std::make_unique<control::ControlPlane>(
             static_cast<size_t>(config_.control_api_capture_requests));
+    if (config_.client_telemetry_enable)
+        client_telemetry_ =
+            std::make_unique<telemetry::ClientTelemetry>(telemetry::telemetry_settings(config_));
 }
 
 storage::PartitionLog& Broker::internal_log(const std::string& topic) {
@@ -178,6 +182,7 @@ void Broker::open_transactions() {
     tc.transactional_id_expiration_ms = config_.transactional_id_expiration_ms;
     txn::TxnCoordinatorHooks hooks;
     hooks.next_producer_id = [this] { return producer_ids_.next(); };
+    hooks.transaction_version = [this] { return features_.transaction_version(); };
     hooks.write_marker = [this](const storage::TopicPartition& tp, const txn::Marker& m) {
         return txn::write_marker(*this, tp, m);
     };

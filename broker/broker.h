@@ -19,9 +19,11 @@
 #include "broker/schema_registry/service/schemas_topic.h"
 #include "broker/security/authorizer.h"
 #include "broker/security/credential_store.h"
+#include "broker/telemetry/client_telemetry.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
 #include "broker/topics/topic_registry.h"
+#include "broker/txn/finalized_features.h"
 #include "broker/txn/producer_ids.h"
 #include "broker/txn/transaction_coordinator.h"
 #include "config/broker_config.h"
@@ -47,6 +49,8 @@ class Broker {
     // The topics as group types see them (sizes, names, ids both ways), over topics().
     group::TopicView group_topic_view();
     txn::TransactionCoordinator& transactions() { return *transactions_; }
+    // Finalized feature levels (transaction.version), as ApiVersions and UpdateFeatures see them.
+    txn::FinalizedFeatures& features() { return features_; }
     const std::string& cluster_id() const { return cluster_id_; }
     metrics::RequestMetrics& request_metrics() { return request_metrics_; }
     metrics::ConnectionMetrics& connection_metrics() { return connection_metrics_; }
@@ -61,6 +65,9 @@ class Broker {
     // The test-control API's state (docs/control-api.md), or null when control.api.enable is
     // off: then the request path does nothing of it.
     control::ControlPlane* control() { return control_.get(); }
+    // Client telemetry (KIP-714, docs/client-telemetry.md), or null when client.telemetry.enable
+    // is off.
+    telemetry::ClientTelemetry* client_telemetry() { return client_telemetry_.get(); }
     // emulate.kafka.version: the Apache Kafka release whose ApiVersions skiff answers with.
     control::VersionEmulation& emulation() { return emulation_; }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
@@ -98,6 +105,7 @@ class Broker {
     TopicRegistry topics_;
     PartitionWaiters waiters_;
     ProducerIdAllocator producer_ids_;
+    txn::FinalizedFeatures features_;
     std::unique_ptr<group::OffsetStore> offset_store_;  // in the internal __consumer_offsets log
     std::unique_ptr<group::GroupCoordinator> groups_;
     // In the internal __transaction_state log; opened after the groups, since completing a
@@ -115,6 +123,7 @@ class Broker {
     std::unique_ptr<schema_registry_service::SchemasTopic> schemas_topic_;
     std::unique_ptr<schema_registry::Registry> schema_registry_;
     std::unique_ptr<control::ControlPlane> control_;
+    std::unique_ptr<telemetry::ClientTelemetry> client_telemetry_;
     control::VersionEmulation emulation_;
 };
 

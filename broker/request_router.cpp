@@ -4,6 +4,7 @@
 
 #include "broker/broker.h"
 #include "broker/control/request_hook.h"
+#include "broker/handlers/advertised_apis.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/security/sasl_session.h"
@@ -154,8 +155,8 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     if (!version_ok && header.api_key == static_cast<int16_t>(protocol::ApiKey::api_versions)) {
         // Clients probe with their newest ApiVersions; the v0 answer with error 35 tells them
         // which versions to retry with.
-        protocol::encode_api_versions_unsupported(header.correlation_id, out,
-                                                  emulated ? &emulated->advertised : nullptr);
+        const auto advertised = advertised_apis(broker);
+        protocol::encode_api_versions_unsupported(header.correlation_id, out, &advertised);
         co_return Result::respond;
     }
     if (!api) {

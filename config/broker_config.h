@@ -56,6 +56,14 @@ struct BrokerConfig {
     std::string control_api_token;
     int32_t control_api_capture_requests = 1000;
     std::string emulate_kafka_version;
+    // Client telemetry (KIP-714, docs/client-telemetry.md): off by default (the APIs are then not
+    // advertised, as in Kafka without a ClientTelemetry plugin); the metric name prefixes and
+    // push interval handed to clients; the largest push; how many clients' metrics are kept.
+    bool client_telemetry_enable = false;
+    std::string client_telemetry_metrics = "org.apache.kafka.";
+    int32_t client_telemetry_push_interval_ms = 30000;
+    int32_t telemetry_max_bytes = 1048576;
+    int32_t client_telemetry_max_clients = 1000;
     int32_t node_id = 1;
     std::string log_dir = "./data";
     int32_t num_partitions = 1;
@@ -120,6 +128,8 @@ struct BrokerConfig {
     int64_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
     int64_t transaction_remove_expired_transaction_cleanup_interval_ms = 3600000;
     int32_t transaction_state_log_segment_bytes = 104857600;
+    // transaction.version: the finalized level at first start (broker/txn/finalized_features.h).
+    int32_t transaction_version = 2;
     // Authorization (docs/acls.md). Empty: no authorizer (the ACL APIs answer SECURITY_DISABLED);
     // Kafka's AclAuthorizer or StandardAuthorizer class name: skiff's built-in ACL authorizer.
     std::string authorizer_class_name;

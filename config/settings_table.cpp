@@ -315,6 +315,34 @@ std::vector<SettingDescriptor> make_table() {
                 "refuse requests outside its versions as it would (docs/control-api.md); empty "
                 "for skiff's own. The control API can change it at run time.",
          .member = &BC::emulate_kafka_version, .check = check_emulated_version},
+        {.key = "client.telemetry.enable",
+         .default_value = "false",
+         .doc = "Client telemetry (KIP-714, docs/client-telemetry.md): advertise "
+                "GetTelemetrySubscriptions and PushTelemetry, hand clients a subscription and "
+                "expose the metrics they push on /metrics as skiff_client_* series. Off: the APIs "
+                "are not advertised and clients push nothing, as with Kafka without a "
+                "ClientTelemetry plugin.",
+         .member = &BC::client_telemetry_enable},
+        {.key = "client.telemetry.metrics",
+         .default_value = "org.apache.kafka.",
+         .doc = "Comma-separated metric name prefixes clients are asked to push (Kafka's client "
+                "metrics `metrics`); * for all of them. Only with client.telemetry.enable.",
+         .member = &BC::client_telemetry_metrics},
+        {.key = "client.telemetry.push.interval.ms",
+         .default_value = "30000",
+         .doc = "How often clients push their metrics (Kafka's client metrics `interval.ms`); a "
+                "client whose pushes stop is forgotten after 3 intervals (at least 60 s).",
+         .member = &BC::client_telemetry_push_interval_ms, .min = 100, .max = 3600000},
+        {.key = "telemetry.max.bytes",
+         .default_value = "1048576",
+         .doc = "Largest PushTelemetry payload accepted, compressed or not; a bigger one gets "
+                "TELEMETRY_TOO_LARGE and changes nothing.",
+         .member = &BC::telemetry_max_bytes, .min = 1},
+        {.key = "client.telemetry.max.clients",
+         .default_value = "1000",
+         .doc = "How many client instances' metrics are kept; the one heard from longest ago is "
+                "dropped for a new one (counted in skiff_client_telemetry_clients_dropped_total).",
+         .member = &BC::client_telemetry_max_clients, .min = 1},
         {.key = "node.id", .other_spellings = {{"broker.id"}},
          .default_value = "1",
          .doc = "Id of this broker in metadata responses (broker.id is accepted as an alias).",
@@ -571,6 +599,15 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "How often expired transactional ids are removed.",
          .member = &BC::transaction_remove_expired_transaction_cleanup_interval_ms, .min = 1,
          .max = kInt32Max},
+        {.key = "transaction.version",
+         .default_value = "2",
+         .doc = "The finalized level of Kafka's transaction.version feature (KIP-890) when the "
+                "broker first starts or this setting changes (Kafka sets it with kafka-storage "
+                "format --feature): 0 and 1 give transactions V1 (1 with flexible "
+                "__transaction_state values), 2 transactions V2. UpdateFeatures changes it at "
+                "run time; that level is kept across restarts until this setting changes "
+                "(docs/transactions.md).",
+         .member = &BC::transaction_version, .min = 0, .max = 2},
         {.key = "transaction.state.log.segment.bytes",
          .default_value = "104857600",
          .doc = "Segment size of the internal __transaction_state log (it keeps about two "

@@ -1,9 +1,9 @@
-// AddPartitionsToTxn (key 24), versions 0-3 served; flexible from 3.
+// AddPartitionsToTxn (key 24), versions 0-5 served; flexible from 3.
 //   Clients send v0-3: one transaction (transactional id, producer id and epoch) and its topics.
 //   v1 is v0; v2 may answer PRODUCER_FENCED (older versions get INVALID_PRODUCER_EPOCH instead).
-//   v4+ (Kafka 3.6, KIP-890) is broker-to-broker: batches of transactions and VerifyOnly; one
-//   broker has no peer to ask it, and Java clients use v4+ only with transactions V2, which
-//   skiff does not advertise. The v4+ fields are described so the schema reads as Kafka's.
+//   v4+ (Kafka 3.6, KIP-890) is Kafka's broker-to-broker form: batches of transactions, each
+//   added or, with verify_only, only checked; it needs CLUSTER_ACTION. v5 may answer
+//   TRANSACTION_ABORTABLE and adds under transactions V2.
 #pragma once
 
 #include <cstdint>

@@ -34,10 +34,10 @@
     X(delete_topics,            20, DeleteTopics,            DeleteTopicsRequest,            DeleteTopicsResponse,            0,  6,  4) \
     X(delete_records,           21, DeleteRecords,           DeleteRecordsRequest,           DeleteRecordsResponse,           0,  2,  2) \
     X(init_producer_id,         22, InitProducerId,          InitProducerIdRequest,          InitProducerIdResponse,          0,  6,  2) \
-    X(add_partitions_to_txn,    24, AddPartitionsToTxn,      AddPartitionsToTxnRequest,      AddPartitionsToTxnResponse,      0,  3,  3) \
+    X(add_partitions_to_txn,    24, AddPartitionsToTxn,      AddPartitionsToTxnRequest,      AddPartitionsToTxnResponse,      0,  5,  3) \
     X(add_offsets_to_txn,       25, AddOffsetsToTxn,         AddOffsetsToTxnRequest,         AddOffsetsToTxnResponse,         0,  4,  3) \
-    X(end_txn,                  26, EndTxn,                  EndTxnRequest,                  EndTxnResponse,                  0,  4,  3) \
-    X(txn_offset_commit,        28, TxnOffsetCommit,         TxnOffsetCommitRequest,         TxnOffsetCommitResponse,         0,  4,  3) \
+    X(end_txn,                  26, EndTxn,                  EndTxnRequest,                  EndTxnResponse,                  0,  5,  3) \
+    X(txn_offset_commit,        28, TxnOffsetCommit,         TxnOffsetCommitRequest,         TxnOffsetCommitResponse,         0,  5,  3) \
     X(describe_acls,            29, DescribeAcls,            DescribeAclsRequest,            DescribeAclsResponse,            0,  3,  2) \
     X(create_acls,              30, CreateAcls,              CreateAclsRequest,              CreateAclsResponse,              0,  3,  2) \
     X(delete_acls,              31, DeleteAcls,              DeleteAclsRequest,              DeleteAclsResponse,              0,  3,  2) \
@@ -52,11 +52,14 @@
     X(offset_delete,            47, OffsetDelete,            OffsetDeleteRequest,            OffsetDeleteResponse,            0,  0,  1) \
     X(describe_user_scram_credentials, 50, DescribeUserScramCredentials, DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse, 0, 0, 0) \
     X(alter_user_scram_credentials,    51, AlterUserScramCredentials,    AlterUserScramCredentialsRequest,    AlterUserScramCredentialsResponse,    0, 0, 0) \
+    X(update_features,          57, UpdateFeatures,          UpdateFeaturesRequest,          UpdateFeaturesResponse,          0,  2,  0) \
     X(describe_cluster,         60, DescribeCluster,         DescribeClusterRequest,         DescribeClusterResponse,         0,  2,  0) \
     X(describe_producers,       61, DescribeProducers,       DescribeProducersRequest,       DescribeProducersResponse,       0,  0,  0) \
     X(describe_transactions,    65, DescribeTransactions,    DescribeTransactionsRequest,    DescribeTransactionsResponse,    0,  0,  0) \
     X(list_transactions,        66, ListTransactions,        ListTransactionsRequest,        ListTransactionsResponse,        0,  2,  0) \
     X(consumer_group_heartbeat, 68, ConsumerGroupHeartbeat,  ConsumerGroupHeartbeatRequest,  ConsumerGroupHeartbeatResponse,  0,  1,  0) \
     X(consumer_group_describe,  69, ConsumerGroupDescribe,   ConsumerGroupDescribeRequest,   ConsumerGroupDescribeResponse,   0,  1,  0) \
+    X(get_telemetry_subscriptions, 71, GetTelemetrySubscriptions, GetTelemetrySubscriptionsRequest, GetTelemetrySubscriptionsResponse, 0, 0, 0) \
+    X(push_telemetry,           72, PushTelemetry,           PushTelemetryRequest,           PushTelemetryResponse,           0,  0,  0) \
     X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0)
 // clang-format on

@@ -1,9 +1,9 @@
-// EndTxn (key 26), versions 0-4 served; flexible from 3.
+// EndTxn (key 26), versions 0-5 served; flexible from 3.
 //   Commits (committed = true) or aborts the producer's ongoing transaction. v2 may answer
 //   PRODUCER_FENCED (older versions get INVALID_PRODUCER_EPOCH); v4 TRANSACTION_ABORTABLE.
-//   v5 (Kafka 4.0, KIP-890 transactions V2) bumps the epoch on every transaction and returns
-//   it; skiff serves transactions V1 only and does not advertise `transaction.version`, so Java
-//   clients stay at v4. The v5 response fields are described so the schema reads as Kafka's.
+//   v5 (Kafka 4.0, KIP-890 transactions V2) bumps the epoch on every transaction and returns the
+//   producer id and epoch to continue with; skiff does so when `transaction.version` is
+//   finalized at 2 (otherwise v5 behaves as v4 and returns the unchanged id and epoch).
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,10 @@
-// TxnOffsetCommit (key 28), versions 0-4 served; flexible from 3.
+// TxnOffsetCommit (key 28), versions 0-5 served; flexible from 3.
 //   A transactional producer's offset commit for a consumer group (sendOffsetsToTransaction),
 //   sent to the group coordinator after AddOffsetsToTxn. v2 adds committed_leader_epoch; v3 adds
 //   generation_id, member_id and group_instance_id (the consumer's group identity, checked like
-//   an OffsetCommit's) and is flexible; v4 changes only the errors a client may see. v5 means
-//   transactions V2 (KIP-890: the offsets partition is added implicitly), which skiff does not
-//   serve.
+//   an OffsetCommit's) and is flexible; v4 changes only the errors a client may see
+//   (TRANSACTION_ABORTABLE). v5 means transactions V2 (KIP-890): with `transaction.version`
+//   finalized at 2 the offsets partition is added implicitly, without AddOffsetsToTxn.
 #pragma once
 
 #include <cstdint>

@@ -1,3 +1,6 @@
+#include <set>
+#include <string_view>
+
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
 #include "broker/security/authorize.h"
@@ -6,11 +9,87 @@ namespace skiff::broker {
 
 using protocol::ErrorCode;
 
+namespace {
+
+// v4+ (KIP-890 part 1): Kafka's broker-to-broker form, batches of transactions, each either
+// added (as a client's v0-3 would be) or, with verify_only, only checked: NONE for a partition in
+// the transaction, TRANSACTION_ABORTABLE for one that is not, nothing added. It needs
+// CLUSTER_ACTION on the cluster (else a top-level CLUSTER_AUTHORIZATION_FAILED) and no per-topic
+// WRITE, as in Kafka. A transactional id named twice is INVALID_REQUEST (Kafka keys the batch by
+// it). v5 adds a transaction with transactions V2 when the feature is finalized at 2.
+protocol::AddPartitionsToTxnResponse add_batched(RequestContext& ctx,
+                                                 const protocol::AddPartitionsToTxnRequest& req) {
+    protocol::AddPartitionsToTxnResponse resp;
+    if (!authorized_on_cluster(ctx, AclOperation::cluster_action)) {
+        resp.error_code = ErrorCode::cluster_authorization_failed;
+        return resp;
+    }
+    std::set<std::string_view> ids;
+    for (const auto& t : req.transactions)
+        if (!ids.insert(t.transactional_id).second) {
+            resp.error_code = ErrorCode::invalid_request;
+            return resp;
+        }
+    const int16_t client_version = txn::client_transaction_version(
+        ctx.broker.features().transaction_version(), ctx.header.api_version >= 5);
+    std::vector<ErrorCode> verdicts;
+    for (const auto& txn : req.transactions) {
+        protocol::AddPartitionsToTxnResult result;
+        result.transactional_id = txn.transactional_id;
+        std::vector<storage::TopicPartition> partitions;
+        bool unknown = false;
+        for (const auto& topic : txn.topics) {
+            const auto count = ctx.broker.topics().partition_count(topic.name);
+            for (int32_t p : topic.partitions) {
+                if (!count || p < 0 || p >= *count)
+                    unknown = true;
+                partitions.push_back({topic.name, p});
+            }
+        }
+        ErrorCode error = ErrorCode::none;
+        verdicts.clear();
+        if (!unknown && txn.verify_only)
+            error = ctx.broker.transactions().verify_partitions(
+                txn.transactional_id, txn.producer_id, txn.producer_epoch, partitions, verdicts);
+        else if (!unknown)
+            error = ctx.broker.transactions().add_partitions(txn.transactional_id, txn.producer_id,
+                                                             txn.producer_epoch, partitions,
+                                                             client_version);
+        size_t i = 0;
+        for (const auto& topic : txn.topics) {
+            protocol::AddPartitionsToTxnTopicResult t;
+            t.name = topic.name;
+            const auto count = ctx.broker.topics().partition_count(topic.name);
+            for (int32_t p : topic.partitions) {
+                protocol::AddPartitionsToTxnPartitionResult r;
+                r.partition_index = p;
+                if (unknown)
+                    r.partition_error_code = (!count || p < 0 || p >= *count)
+                                                 ? ErrorCode::unknown_topic_or_partition
+                                                 : ErrorCode::operation_not_attempted;
+                else if (error != ErrorCode::none || verdicts.empty())
+                    r.partition_error_code = error;
+                else
+                    r.partition_error_code = verdicts[i];
+                ++i;
+                t.results_by_partition.push_back(r);
+            }
+            result.topic_results.push_back(std::move(t));
+        }
+        resp.results_by_transaction.push_back(std::move(result));
+    }
+    return resp;
+}
+
+}  // namespace
+
 // Clients' AddPartitionsToTxn (v0-3): one transaction. As Kafka: when any named partition does
 // not exist, those get UNKNOWN_TOPIC_OR_PARTITION, every other one OPERATION_NOT_ATTEMPTED and
 // nothing is added; otherwise the coordinator's one answer goes to every partition.
 asio::awaitable<protocol::AddPartitionsToTxnResponse> handle_add_partitions_to_txn(
     RequestContext& ctx, const protocol::AddPartitionsToTxnRequest& req) {
+    if (ctx.header.api_version >= 4)
+        co_return add_batched(ctx, req);
     protocol::AddPartitionsToTxnResponse resp;
     // Authorization (docs/acls.md): WRITE on the transactional id, else every partition is
     // TRANSACTIONAL_ID_AUTHORIZATION_FAILED; WRITE on each topic, else its partitions are

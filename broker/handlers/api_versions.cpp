@@ -1,10 +1,54 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker/broker.h"
+#include "broker/handlers/advertised_apis.h"
 #include "broker/handlers/handlers.h"
 #include "config/settings.h"
 
 namespace skiff::broker {
+
+namespace {
+
+// ApiVersions v3+'s feature fields (KIP-584), as a Kafka 4.1 broker fills them, for the one
+// feature skiff honours: transaction.version, supported 0-2, finalized at the broker's level
+// (absent at level 0, as Kafka lists no feature finalized at 0). Kafka 4.1 also lists
+// metadata.version, kraft.version, group.version, eligible.leader.replicas.version and others;
+// skiff has no such levels to honour and does not claim them (docs/transactions.md).
+void fill_features(Broker& broker, protocol::ApiVersionsResponse& resp) {
+    const int16_t level = broker.features().transaction_version();
+    resp.supported_features.push_back(
+        {std::string(txn::kTransactionVersionFeature), 0, txn::kMaxTransactionVersion});
+    resp.finalized_features_epoch = broker.features().epoch();
+    if (level > 0)
+        resp.finalized_features.push_back(
+            {std::string(txn::kTransactionVersionFeature), level, level});
+}
+
+}  // namespace
+
+std::vector<protocol::ApiVersion> advertised_apis(Broker& broker) {
+    // emulate.kafka.version: exactly what that release's broker advertises, where skiff serves it
+    // (control/version_emulation.h).
+    if (const auto* emulated = broker.emulation().current())
+        return emulated->advertised;
+    auto apis = protocol::make_api_versions_response().api_keys;
+    const auto drop = [&apis](protocol::ApiKey a, protocol::ApiKey b) {
+        std::erase_if(apis, [a, b](const protocol::ApiVersion& v) {
+            return v.api_key == static_cast<int16_t>(a) || v.api_key == static_cast<int16_t>(b);
+        });
+    };
+    // group.coordinator.rebalance.protocols without "consumer": KIP-848's APIs are not offered,
+    // and clients keep to the classic protocol.
+    if (!config::rebalance_protocol_enabled(broker.config(), "consumer"))
+        drop(protocol::ApiKey::consumer_group_heartbeat, protocol::ApiKey::consumer_group_describe);
+    // client.telemetry.enable off: KIP-714's APIs are not offered, as Kafka's ApiVersions leaves
+    // them out without a client telemetry receiver, and clients never push.
+    if (!broker.config().client_telemetry_enable)
+        drop(protocol::ApiKey::get_telemetry_subscriptions, protocol::ApiKey::push_telemetry);
+    return apis;
+}
 
 // The answer comes from protocol/'s one table of supported APIs, the same table the request
 // router is checked against, so what skiff advertises is exactly what it dispatches. v3+ requests
@@ -20,20 +64,15 @@ asio::awaitable<protocol::ApiVersionsResponse> handle_api_versions(
                       req.client_software_name, req.client_software_version,
                       ctx.header.client_id.value_or(""));
     }
-    auto resp = protocol::make_api_versions_response();
-    // emulate.kafka.version: exactly what that release's broker advertises, where skiff serves it
-    // (control/version_emulation.h).
-    if (const auto* emulated = ctx.broker.emulation().current()) {
-        resp.api_keys = emulated->advertised;
-        co_return resp;
-    }
-    // group.coordinator.rebalance.protocols without "consumer": KIP-848's APIs are not offered,
-    // and clients keep to the classic protocol.
-    if (!config::rebalance_protocol_enabled(ctx.broker.config(), "consumer"))
-        std::erase_if(resp.api_keys, [](const protocol::ApiVersion& v) {
-            return v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_heartbeat) ||
-                   v.api_key == static_cast<int16_t>(protocol::ApiKey::consumer_group_describe);
-        });
+    protocol::ApiVersionsResponse resp;
+    resp.api_keys = advertised_apis(ctx.broker);
+    // A release emulated without EndTxn v5 (before Kafka 4.0) knows no transaction.version.
+    const auto* emulated = ctx.broker.emulation().current();
+    if (!emulated || std::any_of(resp.api_keys.begin(), resp.api_keys.end(), [](const auto& k) {
+            return k.api_key == static_cast<int16_t>(protocol::ApiKey::end_txn) &&
+                   k.max_version >= 5;
+        }))
+        fill_features(ctx.broker, resp);
     co_return resp;
 }
 

@@ -343,11 +343,33 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     // id holds now, and only to a partition added to the ongoing transaction (Kafka's partition
     // verification): a client cannot write into another producer's transaction, and a fenced
     // producer's late batch is refused.
+    // Transactions V2 (Produce v12+ with transaction.version 2, KIP-890): the produce itself
+    // adds the partition to the transaction, as Kafka's AddPartitionsToTxnManager does for it.
+    // Not added (v1, or a v2 add that failed): INVALID_TXN_STATE up to v10, TRANSACTION_ABORTABLE
+    // from v11, which clients abort on instead of failing fatally.
+    const bool implicit_add =
+        txn::client_transaction_version(broker.features().transaction_version(),
+                                        ctx.header.api_version >= 12) >= 2;
     for (const auto& s : summaries) {
         if (!s.transactional)
             continue;
-        auto verdict = broker.transactions().verify_partition(*transactional_id, s.producer_id,
-                                                              s.producer_epoch, {topic, partition});
+        // Verified first: in the steady state the partition is in the transaction already and
+        // nothing is written or allocated.
+        ErrorCode verdict = broker.transactions().verify_partition(
+            *transactional_id, s.producer_id, s.producer_epoch, {topic, partition});
+        if (verdict == ErrorCode::invalid_txn_state && implicit_add) {
+            verdict = broker.transactions().add_partitions(
+                *transactional_id, s.producer_id, s.producer_epoch, {{topic, partition}}, 2);
+            // As Kafka maps the coordinator's answers for produce: a fenced producer sees
+            // INVALID_PRODUCER_EPOCH, a commit or abort in progress the retriable
+            // NOT_ENOUGH_REPLICAS.
+            if (verdict == ErrorCode::producer_fenced)
+                verdict = ErrorCode::invalid_producer_epoch;
+            else if (verdict == ErrorCode::concurrent_transactions)
+                verdict = ErrorCode::not_enough_replicas;
+        }
+        if (verdict == ErrorCode::invalid_txn_state && ctx.header.api_version >= 11)
+            verdict = ErrorCode::transaction_abortable;
         if (verdict != ErrorCode::none)
             return fail(verdict, "partition " + topic + "-" + std::to_string(partition) +
                                      " is not in an ongoing transaction of this producer");

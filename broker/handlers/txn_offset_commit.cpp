@@ -71,10 +71,30 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     // The producer must hold the transactional id now and have added the offsets partition
     // with AddOffsetsToTxn (Kafka 4.x verifies this too): otherwise any client could slip
     // offsets into another producer's transaction, or a fenced one commit its stale offsets.
-    ErrorCode error = broker.transactions().verify_partition(
-        req.transactional_id, req.producer_id, req.producer_epoch, {group::kOffsetsTopic, 0});
+    // Transactions V2 (v5, transaction.version 2): this request itself adds the offsets
+    // partition to the transaction, as Kafka's group coordinator does through
+    // AddPartitionsToTxn; PRODUCER_FENCED reaches the client as INVALID_PRODUCER_EPOCH, as
+    // Kafka's verification answers it.
+    ErrorCode error = ErrorCode::none;
+    if (txn::client_transaction_version(broker.features().transaction_version(),
+                                        ctx.header.api_version >= 5) >= 2) {
+        error = broker.transactions().add_partitions(req.transactional_id, req.producer_id,
+                                                     req.producer_epoch,
+                                                     {{group::kOffsetsTopic, 0}}, 2);
+        if (error == ErrorCode::producer_fenced)
+            error = ErrorCode::invalid_producer_epoch;
+        if (error == ErrorCode::concurrent_transactions)
+            error = ErrorCode::coordinator_load_in_progress;  // retriable, as below
+    }
+    if (error == ErrorCode::none)
+        error = broker.transactions().verify_partition(
+            req.transactional_id, req.producer_id, req.producer_epoch, {group::kOffsetsTopic, 0});
     if (error == ErrorCode::not_enough_replicas)  // its commit or abort is being completed
         error = ErrorCode::coordinator_load_in_progress;
+    // Not added by AddOffsetsToTxn: v4+ clients know TRANSACTION_ABORTABLE (KIP-890), older
+    // ones get INVALID_TXN_STATE, as Kafka's verification answers them.
+    if (error == ErrorCode::invalid_txn_state && ctx.header.api_version >= 4)
+        error = ErrorCode::transaction_abortable;
     if (error == ErrorCode::none)
         error = broker.groups().txn_offset_commit(params, accepted);
     // v0-1 clients do not know COORDINATOR_LOAD_IN_PROGRESS (Kafka rewrites it the same way).

@@ -219,6 +219,8 @@ std::string collect(const ScrapeSources& sources) {
         write_storage(out, *broker, sources);
         if (auto* control = broker->control())
             write_control(out, *control);
+        if (auto* telemetry = broker->client_telemetry())
+            telemetry->write(out);
     }
     return out.take();
 }

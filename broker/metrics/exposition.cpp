@@ -55,7 +55,7 @@ void Exposition::family(std::string_view name, std::string_view type, std::strin
 }
 
 void Exposition::series(std::string_view name, std::string_view suffix,
-                        std::initializer_list<Label> labels, std::string_view le) {
+                        std::span<const Label> labels, std::string_view le) {
     out_ += name;
     out_ += suffix;
     if (labels.size() > 0 || !le.empty()) {
@@ -88,12 +88,17 @@ void Exposition::number(double value) {
 }
 
 void Exposition::sample(std::string_view name, std::initializer_list<Label> labels, double value) {
+    sample(name, std::span<const Label>(labels.begin(), labels.size()), value);
+}
+
+void Exposition::sample(std::string_view name, std::span<const Label> labels, double value) {
     series(name, "", labels, "");
     number(value);
 }
 
-void Exposition::histogram(std::string_view name, std::initializer_list<Label> labels,
+void Exposition::histogram(std::string_view name, std::initializer_list<Label> list,
                            const Histogram::Snapshot& h) {
+    const std::span<const Label> labels(list.begin(), list.size());
     for (size_t i = 0; i < Histogram::kBuckets; ++i) {
         series(name, "_bucket", labels, format_number(kDurationBuckets[i]));
         number(static_cast<double>(h.cumulative[i]));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,6 +21,8 @@ class Exposition {
     // Starts a family: type is counter, gauge or histogram. A counter's name ends in _total.
     void family(std::string_view name, std::string_view type, std::string_view help);
     void sample(std::string_view name, std::initializer_list<Label> labels, double value);
+    // The same with labels known only at run time (client telemetry's pushed attributes).
+    void sample(std::string_view name, std::span<const Label> labels, double value);
     // A histogram's _bucket (cumulative, le="..."), _sum and _count series.
     void histogram(std::string_view name, std::initializer_list<Label> labels,
                    const Histogram::Snapshot& h);
@@ -28,7 +31,7 @@ class Exposition {
     std::string take() { return std::move(out_); }
 
   private:
-    void series(std::string_view name, std::string_view suffix, std::initializer_list<Label> labels,
+    void series(std::string_view name, std::string_view suffix, std::span<const Label> labels,
                 std::string_view le);
     void number(double value);
 

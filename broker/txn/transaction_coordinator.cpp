@@ -39,6 +39,13 @@ TxnLogValue to_value(const TxnMetadata& m) {
     }
     v.transaction_last_update_timestamp_ms = m.last_update_timestamp_ms;
     v.transaction_start_timestamp_ms = m.start_timestamp_ms;
+    // Tagged (version 1 only), written when not Kafka's default.
+    if (m.previous_producer_id != -1)
+        v.previous_producer_id = m.previous_producer_id;
+    if (m.next_producer_id != -1)
+        v.next_producer_id = m.next_producer_id;
+    if (m.client_transaction_version != 0)
+        v.client_transaction_version = m.client_transaction_version;
     return v;
 }
 
@@ -168,6 +175,9 @@ Expected<void, std::string> TransactionCoordinator::replay() {
                         m.partitions.insert({t.topic, p});
             m.last_update_timestamp_ms = value->transaction_last_update_timestamp_ms;
             m.start_timestamp_ms = value->transaction_start_timestamp_ms;
+            m.previous_producer_id = value->previous_producer_id.value_or(-1);
+            m.next_producer_id = value->next_producer_id.value_or(-1);
+            m.client_transaction_version = value->client_transaction_version.value_or(0);
             if (m.state == TxnState::dead)
                 entries_.erase(*id);
             else
@@ -183,6 +193,7 @@ Expected<void, std::string> TransactionCoordinator::append_records_locked(
     if (records.empty())
         return {};
     const int64_t now = now_ms();
+    const int16_t value_version = log_value_version();
     std::vector<std::byte> batches;
     for (size_t first = 0; first < records.size(); first += kRecordsPerBatch) {
         std::vector<protocol::RecordSpec> specs;
@@ -191,7 +202,7 @@ Expected<void, std::string> TransactionCoordinator::append_records_locked(
             protocol::RecordSpec r;
             r.key = encode_txn_key(records[i].first);
             if (records[i].second)
-                r.value = encode_txn_value(to_value(*records[i].second));
+                r.value = encode_txn_value(to_value(*records[i].second), value_version);
             specs.push_back(std::move(r));
         }
         protocol::BatchSpec spec;
@@ -241,12 +252,25 @@ Expected<void, std::string> TransactionCoordinator::snapshot_locked() {
     return {};
 }
 
+int16_t TransactionCoordinator::log_value_version() const {
+    // Kafka's TransactionVersion.transactionLogValueVersion: flexible values from level 1 on.
+    const int16_t level = hooks_.transaction_version ? hooks_.transaction_version() : 0;
+    return level >= 1 ? int16_t{1} : int16_t{0};
+}
+
 ErrorCode TransactionCoordinator::prepare_locked(const std::string& id, Entry& entry, bool commit,
-                                                 int16_t epoch, Completion& out) {
+                                                 int16_t epoch, Completion& out, bool v2_bump,
+                                                 int64_t next_producer_id) {
     TxnMetadata next = entry.metadata;
     next.state = commit ? TxnState::prepare_commit : TxnState::prepare_abort;
-    if (epoch != next.producer_epoch)
+    if (v2_bump) {
+        next.last_producer_epoch = next.producer_epoch;  // a retry with it is answered again
+        // Recorded in the Prepare record: a completion after a restart must move to the next
+        // producer id as this one would.
+        next.client_transaction_version = std::max<int16_t>(next.client_transaction_version, 2);
+    } else if (epoch != next.producer_epoch)
         next.last_producer_epoch = -1;  // a fence: no retry of the old epoch is honoured
+    next.next_producer_id = next_producer_id;
     next.producer_epoch = epoch;
     next.last_update_timestamp_ms = now_ms();
     if (auto e = append_locked(id, &next); e != ErrorCode::none)
@@ -290,6 +314,17 @@ void TransactionCoordinator::complete(const Completion& c) {
     TxnMetadata next = m;
     next.state = c.marker.commit ? TxnState::complete_commit : TxnState::complete_abort;
     next.partitions.clear();
+    if (m.client_transaction_version >= 2) {
+        // Kafka's prepareComplete: only the epoch the markers carry is honoured from now on,
+        // and an exhausted epoch moves to the id reserved by the EndTxn.
+        next.last_producer_epoch = m.producer_epoch;
+        if (m.next_producer_id != -1) {
+            next.previous_producer_id = m.producer_id;
+            next.producer_id = m.next_producer_id;
+            next.producer_epoch = 0;
+        }
+    }
+    next.next_producer_id = -1;
     next.last_update_timestamp_ms = now_ms();
     if (append_locked(c.transactional_id, &next) == ErrorCode::none)
         m = std::move(next);
@@ -375,7 +410,7 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(const std::string&
 
 ErrorCode TransactionCoordinator::add_partitions(
     const std::string& id, int64_t producer_id, int16_t producer_epoch,
-    const std::vector<storage::TopicPartition>& partitions) {
+    const std::vector<storage::TopicPartition>& partitions, int16_t client_transaction_version) {
     if (id.empty())
         return ErrorCode::invalid_request;
     std::lock_guard lock(mutex_);
@@ -405,49 +440,103 @@ ErrorCode TransactionCoordinator::add_partitions(
     next.state = TxnState::ongoing;
     next.partitions.insert(partitions.begin(), partitions.end());
     next.last_update_timestamp_ms = now;
+    next.client_transaction_version = client_transaction_version;
     if (auto e = append_locked(id, &next); e != ErrorCode::none)
         return e;
     entry.metadata = std::move(next);
     return ErrorCode::none;
 }
 
-ErrorCode TransactionCoordinator::end_transaction(const std::string& id, int64_t producer_id,
-                                                  int16_t producer_epoch, bool commit) {
+EndTxnResult TransactionCoordinator::end_transaction(const std::string& id, int64_t producer_id,
+                                                     int16_t producer_epoch, bool commit,
+                                                     int16_t client_transaction_version) {
     if (id.empty())
-        return ErrorCode::invalid_request;
+        return {ErrorCode::invalid_request};
     Completion c;
+    EndTxnResult answer;
     {
         std::lock_guard lock(mutex_);
         auto it = entries_.find(id);
         if (it == entries_.end())
-            return ErrorCode::invalid_producer_id_mapping;
+            return {ErrorCode::invalid_producer_id_mapping};
         Entry& entry = it->second;
         const TxnMetadata& m = entry.metadata;
-        if (producer_id != m.producer_id)
-            return ErrorCode::invalid_producer_id_mapping;
-        if (producer_epoch != m.producer_epoch)
-            return ErrorCode::producer_fenced;
+        // Transactions V2 (Kafka's TransactionCoordinator.endTransaction): the epoch moves on
+        // every transaction, so "same epoch" means the next EndTxn, and a retry is recognised by
+        // the epoch before the bump (or the old id and its last epoch after an overflow).
+        const bool v2 = m.client_transaction_version >= 2;
+        const bool retry_on_bump = v2 && m.producer_epoch == producer_epoch + 1;
+        const bool retry_on_overflow = v2 && m.previous_producer_id == producer_id &&
+                                       producer_id != m.producer_id &&
+                                       producer_epoch == kMaxBumpableEpoch && m.producer_epoch == 0;
+        bool valid_epoch = producer_epoch == m.producer_epoch;
+        if (v2) {
+            if (is_prepare(m.state))
+                valid_epoch = retry_on_bump;
+            else if (m.state == TxnState::complete_commit || m.state == TxnState::complete_abort)
+                valid_epoch = retry_on_bump || retry_on_overflow;
+        }
+        if (producer_id != m.producer_id && !retry_on_overflow)
+            return {ErrorCode::invalid_producer_id_mapping};
+        if (!valid_epoch)
+            return {ErrorCode::producer_fenced};
         if (entry.pending)
-            return ErrorCode::concurrent_transactions;
+            return {ErrorCode::concurrent_transactions};
+        const EndTxnResult current{ErrorCode::none, m.producer_id, m.producer_epoch};
         switch (m.state) {
-            case TxnState::ongoing:
-                if (auto e = prepare_locked(id, entry, commit, m.producer_epoch, c);
+            case TxnState::ongoing: {
+                const bool bump = client_transaction_version >= 2;
+                int64_t next_pid = -1;
+                if (bump && m.producer_epoch >= kMaxBumpableEpoch) {
+                    next_pid = hooks_.next_producer_id ? hooks_.next_producer_id() : -1;
+                    if (next_pid < 0)
+                        return {ErrorCode::coordinator_not_available};
+                }
+                const int16_t epoch = bump ? bumped(m.producer_epoch) : m.producer_epoch;
+                if (auto e = prepare_locked(id, entry, commit, epoch, c, bump, next_pid);
                     e != ErrorCode::none)
-                    return e;
+                    return {e};
+                answer = next_pid != -1 ? EndTxnResult{ErrorCode::none, next_pid, 0}
+                                        : EndTxnResult{ErrorCode::none, producer_id, epoch};
                 break;
+            }
             case TxnState::prepare_commit:
-                return commit ? ErrorCode::concurrent_transactions : ErrorCode::invalid_txn_state;
+                return {commit ? ErrorCode::concurrent_transactions : ErrorCode::invalid_txn_state};
             case TxnState::prepare_abort:
-                return commit ? ErrorCode::invalid_txn_state : ErrorCode::concurrent_transactions;
+                return {commit ? ErrorCode::invalid_txn_state : ErrorCode::concurrent_transactions};
             case TxnState::complete_commit:
-                return commit ? ErrorCode::none : ErrorCode::invalid_txn_state;
+                return commit ? current : EndTxnResult{ErrorCode::invalid_txn_state};
             case TxnState::complete_abort:
-                return commit ? ErrorCode::invalid_txn_state : ErrorCode::none;
+                return commit ? EndTxnResult{ErrorCode::invalid_txn_state} : current;
             default:
-                return ErrorCode::invalid_txn_state;
+                return {ErrorCode::invalid_txn_state};
         }
     }
     complete(c);
+    return answer;
+}
+
+ErrorCode TransactionCoordinator::verify_partitions(
+    const std::string& id, int64_t producer_id, int16_t producer_epoch,
+    const std::vector<storage::TopicPartition>& partitions, std::vector<ErrorCode>& out) const {
+    out.clear();
+    if (id.empty())
+        return ErrorCode::invalid_request;
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end())
+        return ErrorCode::invalid_producer_id_mapping;
+    const TxnMetadata& m = it->second.metadata;
+    if (producer_id != m.producer_id)
+        return ErrorCode::invalid_producer_id_mapping;
+    if (producer_epoch != m.producer_epoch)
+        return ErrorCode::producer_fenced;
+    if (is_prepare(m.state))
+        return ErrorCode::concurrent_transactions;
+    out.reserve(partitions.size());
+    for (const auto& tp : partitions)
+        out.push_back(m.partitions.count(tp) > 0 ? ErrorCode::none
+                                                 : ErrorCode::transaction_abortable);
     return ErrorCode::none;
 }
 

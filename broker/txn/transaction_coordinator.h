@@ -1,5 +1,5 @@
-// The transaction coordinator (KIP-98, transactions V1) of a single broker: transactional id ->
-// producer id, epoch, state, partitions and timeout, with Kafka's state machine
+// The transaction coordinator (KIP-98 transactions V1, KIP-890 transactions V2) of a single broker:
+// transactional id -> producer id, epoch, state, partitions and timeout, with Kafka's state machine
 // (TransactionCoordinator.scala, TransactionMetadata.scala).
 //
 // Durability: every transition is appended to the internal log __transaction_state (one
@@ -56,12 +56,23 @@ struct TxnCoordinatorHooks {
     std::function<int64_t()> next_producer_id;  // a fresh producer id, -1 on failure
     std::function<protocol::ErrorCode(const storage::TopicPartition&, const Marker&)> write_marker;
     std::function<int64_t()> clock_ms;  // empty: the wall clock
+    // The finalized transaction.version (finalized_features.h); empty: 0. Decides the version
+    // of the values written to __transaction_state.
+    std::function<int16_t()> transaction_version;
 };
 
 // One id as DescribeTransactions / ListTransactions show it.
 struct TxnView {
     std::string transactional_id;
     TxnMetadata metadata;
+};
+
+// EndTxn's answer: with transactions V2 (v5) the producer id and epoch the producer continues
+// with (the epoch bumped, or a new id at epoch 0 when the old epoch was exhausted).
+struct EndTxnResult {
+    protocol::ErrorCode error = protocol::ErrorCode::none;
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
 };
 
 struct InitProducerIdResult {
@@ -93,13 +104,34 @@ class TransactionCoordinator {
                                           int32_t transaction_timeout_ms,
                                           int64_t expected_producer_id,
                                           int16_t expected_producer_epoch);
-    // AddPartitionsToTxn / AddOffsetsToTxn: one error for the whole request.
+    // AddPartitionsToTxn / AddOffsetsToTxn, and with transactions V2 Produce v12 and
+    // TxnOffsetCommit v5 (implicitly): one error for the whole request. A transaction started
+    // here records `client_transaction_version` (2: its EndTxn bumps the epoch).
     protocol::ErrorCode add_partitions(const std::string& transactional_id, int64_t producer_id,
                                        int16_t producer_epoch,
-                                       const std::vector<storage::TopicPartition>& partitions);
-    // EndTxn (transactions V1): commit or abort, markers written before it returns.
+                                       const std::vector<storage::TopicPartition>& partitions,
+                                       int16_t client_transaction_version = 0);
+    // AddPartitionsToTxn v4+ with verify_only (Kafka's handleVerifyPartitionsInTransaction):
+    // adds nothing. A whole-transaction error (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED,
+    // CONCURRENT_TRANSACTIONS while a commit or abort is prepared) is returned; otherwise NONE
+    // and `out` holds, per partition, NONE (in the transaction) or TRANSACTION_ABORTABLE.
+    protocol::ErrorCode verify_partitions(const std::string& transactional_id, int64_t producer_id,
+                                          int16_t producer_epoch,
+                                          const std::vector<storage::TopicPartition>& partitions,
+                                          std::vector<protocol::ErrorCode>& out) const;
+    // EndTxn: commit or abort, markers written before it returns. `client_transaction_version`
+    // 2 (EndTxn v5 with the feature finalized at 2) bumps the epoch (Kafka's
+    // TransactionMetadata.prepareAbortOrCommit): the markers carry the bumped epoch, and an
+    // exhausted epoch moves the producer to a new id at epoch 0 once the markers are written.
+    // A retry of an EndTxn that completed (the epoch before the bump) answers NONE again.
+    EndTxnResult end_transaction(const std::string& transactional_id, int64_t producer_id,
+                                 int16_t producer_epoch, bool commit,
+                                 int16_t client_transaction_version);
+    // Transactions V1 (EndTxn v0-4): the error only.
     protocol::ErrorCode end_transaction(const std::string& transactional_id, int64_t producer_id,
-                                        int16_t producer_epoch, bool commit);
+                                        int16_t producer_epoch, bool commit) {
+        return end_transaction(transactional_id, producer_id, producer_epoch, commit, 0).error;
+    }
 
     // What produce asks before appending a transactional batch (Kafka's partition verification):
     // NONE if `tp` is in the ongoing transaction of `transactional_id` and (pid, epoch) are its
@@ -150,8 +182,12 @@ class TransactionCoordinator {
     void maybe_snapshot_locked();
     Expected<void, std::string> snapshot_locked();
     // Writes PrepareCommit/PrepareAbort for `entry` (Ongoing) at `epoch` and marks it pending.
+    // `v2_bump`: the epoch bump of transactions V2 (not a fence: the old epoch is remembered);
+    // `next_producer_id` the id to move to on completion (-1: none).
     protocol::ErrorCode prepare_locked(const std::string& id, Entry& entry, bool commit,
-                                       int16_t epoch, Completion& out);
+                                       int16_t epoch, Completion& out, bool v2_bump = false,
+                                       int64_t next_producer_id = -1);
+    int16_t log_value_version() const;
     // Writes the markers (without the mutex), then CompleteCommit/CompleteAbort.
     void complete(const Completion& c);
 

@@ -40,7 +40,11 @@ inline constexpr int16_t kMaxBumpableEpoch = 32766;
 
 struct TxnMetadata {
     int64_t producer_id = -1;
-    int64_t previous_producer_id = -1;  // in memory only, as Kafka writes value version 0
+    // The id before the last move to a new one (epoch exhausted); kept in version-1 values.
+    int64_t previous_producer_id = -1;
+    // Transactions V2: the id the producer moves to when this commit or abort completes, set
+    // by an EndTxn that found the epoch exhausted (Kafka's nextProducerId); -1 otherwise.
+    int64_t next_producer_id = -1;
     int16_t producer_epoch = -1;
     int16_t last_producer_epoch = -1;  // in memory only: the epoch before the last bump
     int32_t timeout_ms = 0;
@@ -48,6 +52,10 @@ struct TxnMetadata {
     std::set<storage::TopicPartition> partitions;
     int64_t start_timestamp_ms = -1;
     int64_t last_update_timestamp_ms = -1;
+    // The transaction version the client's requests asked for (KIP-890): 2 when the partitions
+    // were added by Produce v12 / TxnOffsetCommit v5 / AddPartitionsToTxn v5 and the feature was
+    // finalized at 2; EndTxn then bumps the epoch. 0 for transactions V1.
+    int16_t client_transaction_version = 0;
 };
 
 }  // namespace skiff::broker::txn

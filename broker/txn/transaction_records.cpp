@@ -22,10 +22,10 @@ std::string encode_txn_key(const std::string& transactional_id) {
     return to_string(out);
 }
 
-std::string encode_txn_value(const TxnLogValue& value) {
+std::string encode_txn_value(const TxnLogValue& value, int16_t version) {
     protocol::OutBuffer out;
-    out.put_int<int16_t>(TxnLogValue::kVersion);
-    protocol::Writer w(out, TxnLogValue::kVersion, /*flexible=*/false);
+    out.put_int<int16_t>(version);
+    protocol::Writer w(out, version, /*flexible=*/version >= 1);
     w.write_struct(value);
     return to_string(out);
 }
@@ -53,7 +53,7 @@ Expected<TxnLogValue, protocol::DecodeError> decode_txn_value(std::span<const st
     const auto version = r.read_int<int16_t>("version");
     if (!r.ok())
         return unexpected(*r.error());
-    if (version < 0 || version > 1)
+    if (version < 0 || version > TxnLogValue::kMaxVersion)
         return unexpected(protocol::DecodeError{
             "version", 0, "unknown transaction log value version " + std::to_string(version)});
     protocol::Reader body(bytes.subspan(2), version, /*flexible=*/version >= 1);

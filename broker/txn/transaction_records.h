@@ -6,8 +6,10 @@
 //           { topic (int16 length + UTF-8) | int32 count | int32 partition... }
 //         | int64 last update timestamp | int64 transaction start timestamp
 //   a null value (tombstone) removes the transactional id.
-// Version 0 is written (Kafka writes 0 unless the transaction.version feature is on); version 1
-// (flexible, tagged previous/next producer id) is read too. Partitions are written null in the
+// Version 0 is written while the finalized transaction.version is 0, version 1 (flexible, with
+// the tagged previous / next producer id and client transaction version) from level 1 on, as
+// Kafka's TransactionVersion.transactionLogValueVersion; both are read. Tagged fields are written
+// only when they differ from Kafka's defaults (-1, -1, 0). Partitions are written null in the
 // Empty state, as Kafka does.
 #pragma once
 
@@ -36,7 +38,7 @@ struct TxnLogPartitions {
 };
 
 struct TxnLogValue {
-    static constexpr int16_t kVersion = 0;
+    static constexpr int16_t kMaxVersion = 1;
     int64_t producer_id = -1;
     std::optional<int64_t> previous_producer_id;  // v1+, tagged
     std::optional<int64_t> next_producer_id;      // v1+, tagged
@@ -72,8 +74,8 @@ struct TxnLogValue {
 
 // The key's bytes for a transactional id.
 std::string encode_txn_key(const std::string& transactional_id);
-// The value's bytes, version 0.
-std::string encode_txn_value(const TxnLogValue& value);
+// The value's bytes at `version` (0 or 1).
+std::string encode_txn_value(const TxnLogValue& value, int16_t version = 0);
 // The key's record type (the leading int16; 0 is a transaction record, others are skipped).
 Expected<int16_t, protocol::DecodeError> txn_key_type(std::span<const std::byte> bytes);
 Expected<std::string, protocol::DecodeError> decode_txn_key(std::span<const std::byte> bytes);

@@ -19,7 +19,7 @@ TEST(TxnGroupApis, VersionRanges) {
     const ApiSupport* commit = find_api(static_cast<int16_t>(ApiKey::txn_offset_commit));
     ASSERT_NE(commit, nullptr);
     EXPECT_EQ(commit->min_version, 0);  // librdkafka sends 0-3
-    EXPECT_EQ(commit->max_version, 4);  // v5 is transactions V2 (KIP-890), not served
+    EXPECT_EQ(commit->max_version, 5);  // v5 is transactions V2 (KIP-890)
     EXPECT_EQ(commit->first_flexible_version, 3);
     const ApiSupport* producers = find_api(static_cast<int16_t>(ApiKey::describe_producers));
     ASSERT_NE(producers, nullptr);

@@ -20,7 +20,10 @@ TEST(TxnRoundTrip, AddPartitionsToTxnRequest) {
     m.v3_and_below_producer_id = 1234567890123;
     m.v3_and_below_producer_epoch = 7;
     m.v3_and_below_topics = {{"orders", {0, 2}}, {"logs", {1}}};
+    // v0-3, the clients' form (v4+ below).
     for_each_version(ApiKey::add_partitions_to_txn, [&](int16_t v) {
+        if (v >= 4)
+            return;
         round_trip(m, v, [&](const AddPartitionsToTxnRequest& d) {
             EXPECT_EQ(d.v3_and_below_transactional_id, "tx-1");
             EXPECT_EQ(d.v3_and_below_producer_id, 1234567890123);
@@ -41,6 +44,8 @@ TEST(TxnRoundTrip, AddPartitionsToTxnResponse) {
         {"orders", {{0, ErrorCode::none}, {2, ErrorCode::operation_not_attempted}}},
         {"nope", {{1, ErrorCode::unknown_topic_or_partition}}}};
     for_each_version(ApiKey::add_partitions_to_txn, [&](int16_t v) {
+        if (v >= 4)
+            return;
         round_trip(m, v, [&](const AddPartitionsToTxnResponse& d) {
             EXPECT_EQ(d.throttle_time_ms, 5);
             ASSERT_EQ(d.results_by_topic_v3_and_below.size(), 2u);
@@ -57,16 +62,32 @@ TEST(TxnRoundTrip, AddPartitionsToTxnResponse) {
     });
 }
 
-// The broker-to-broker shape (v4+) is described as in Kafka's schema though not served.
+// The broker-to-broker shape (v4+, KIP-890): batches of transactions, verify_only.
 TEST(TxnRoundTrip, AddPartitionsToTxnV4ShapeEncodesBatchedTransactions) {
     AddPartitionsToTxnRequest m;
     m.transactions.push_back({"a", 1, 2, true, {{"t", {0}}}});
+    m.transactions.push_back({"b", 3, 4, false, {{"t", {1, 2}}}});
     m.v3_and_below_transactional_id = "ignored at v4";
-    round_trip(m, 4, [](const AddPartitionsToTxnRequest& d) {
-        ASSERT_EQ(d.transactions.size(), 1u);
-        EXPECT_EQ(d.transactions[0].transactional_id, "a");
-        EXPECT_TRUE(d.transactions[0].verify_only);
-        EXPECT_EQ(d.v3_and_below_transactional_id, "");
+    for (int16_t v : {4, 5})
+        round_trip(m, v, [](const AddPartitionsToTxnRequest& d) {
+            ASSERT_EQ(d.transactions.size(), 2u);
+            EXPECT_EQ(d.transactions[0].transactional_id, "a");
+            EXPECT_TRUE(d.transactions[0].verify_only);
+            EXPECT_FALSE(d.transactions[1].verify_only);
+            EXPECT_EQ(d.transactions[1].topics[0].partitions, (std::vector<int32_t>{1, 2}));
+            EXPECT_EQ(d.v3_and_below_transactional_id, "");
+        });
+    AddPartitionsToTxnResponse r;
+    r.error_code = ErrorCode::cluster_authorization_failed;
+    r.results_by_transaction.push_back({"a", {{"t", {{0, ErrorCode::transaction_abortable}}}}});
+    round_trip(r, 5, [](const AddPartitionsToTxnResponse& d) {
+        EXPECT_EQ(d.error_code, ErrorCode::cluster_authorization_failed);
+        ASSERT_EQ(d.results_by_transaction.size(), 1u);
+        EXPECT_EQ(d.results_by_transaction[0]
+                      .topic_results[0]
+                      .results_by_partition[0]
+                      .partition_error_code,
+                  ErrorCode::transaction_abortable);
     });
 }
 
@@ -128,8 +149,8 @@ TEST(TxnRoundTrip, EndTxn) {
         });
         round_trip(r, v, [&](const EndTxnResponse& d) {
             EXPECT_EQ(d.error_code, ErrorCode::producer_fenced);
-            EXPECT_EQ(d.producer_id, -1);  // v5+ only
-            EXPECT_EQ(d.producer_epoch, -1);
+            EXPECT_EQ(d.producer_id, v >= 5 ? 42 : -1);  // v5+ only
+            EXPECT_EQ(d.producer_epoch, v >= 5 ? 4 : -1);
         });
     });
     round_trip(r, 5, [](const EndTxnResponse& d) { EXPECT_EQ(d.producer_epoch, 4); });
@@ -211,6 +232,35 @@ TEST(TxnRoundTrip, ListTransactions) {
     ListTransactionsRequest null_pattern;  // v2: null means every id
     round_trip(null_pattern, 2, [](const ListTransactionsRequest& d) {
         EXPECT_FALSE(d.transactional_id_pattern.has_value());
+    });
+}
+
+// UpdateFeatures (KIP-584): v0's allow_downgrade, v1's upgrade_type and validate_only, v2's
+// response without per-feature results.
+TEST(TxnRoundTrip, UpdateFeatures) {
+    UpdateFeaturesRequest m;
+    m.timeout_ms = 5000;
+    m.feature_updates.push_back({"transaction.version", 1, true, 2});
+    m.validate_only = true;
+    for_each_version(ApiKey::update_features, [&](int16_t v) {
+        round_trip(m, v, [&](const UpdateFeaturesRequest& d) {
+            ASSERT_EQ(d.feature_updates.size(), 1u);
+            EXPECT_EQ(d.feature_updates[0].feature, "transaction.version");
+            EXPECT_EQ(d.feature_updates[0].max_version_level, 1);
+            EXPECT_EQ(d.feature_updates[0].allow_downgrade, v == 0);
+            EXPECT_EQ(d.feature_updates[0].upgrade_type, v >= 1 ? 2 : 1);
+            EXPECT_EQ(d.validate_only, v >= 1);
+        });
+    });
+    UpdateFeaturesResponse r;
+    r.error_code = ErrorCode::invalid_update_version;
+    r.error_message = "no";
+    r.results.push_back({"transaction.version", ErrorCode::invalid_update_version, "no"});
+    for_each_version(ApiKey::update_features, [&](int16_t v) {
+        round_trip(r, v, [&](const UpdateFeaturesResponse& d) {
+            EXPECT_EQ(d.error_code, ErrorCode::invalid_update_version);
+            EXPECT_EQ(d.results.size(), v <= 1 ? 1u : 0u);
+        });
     });
 }
 

@@ -193,8 +193,12 @@ TEST_F(TxnOffsetCommitTest, AFencedOrForeignProducerIsRefused) {
     ASSERT_EQ(broker().transactions().end_transaction("tx", producer_, epoch_, true),
               ErrorCode::none);
     EXPECT_EQ(fetch("g", "t", 0, true).committed_offset, 1);
-    // The offsets partition is no longer in a transaction: INVALID_TXN_STATE until it is added.
-    EXPECT_EQ(txn_commit("g", {{"t", 0, 2}}), std::vector<ErrorCode>{ErrorCode::invalid_txn_state});
+    // The offsets partition is no longer in a transaction: INVALID_TXN_STATE until it is added,
+    // TRANSACTION_ABORTABLE for v4+ clients (KIP-890).
+    EXPECT_EQ(txn_commit("g", {{"t", 0, 2}}, 3),
+              std::vector<ErrorCode>{ErrorCode::invalid_txn_state});
+    EXPECT_EQ(txn_commit("g", {{"t", 0, 2}}, 4),
+              std::vector<ErrorCode>{ErrorCode::transaction_abortable});
     // A new incarnation of "tx" fences this one: its epoch is stale now.
     const int16_t old_epoch = epoch_;
     begin();
