@@ -8,6 +8,7 @@
 
 #include "broker/topics/topic_config.h"
 #include "handler_fixture.h"
+#include "protocol/compression/batch_recompress.h"
 #include "protocol/list_offsets.h"
 #include "protocol/produce.h"
 #include "storage/log_config.h"
@@ -133,6 +134,20 @@ TEST_F(RecordErrorsTest, RecordsTooOldOrTooNewAreInvalidTimestampWithTheirIndexe
 
     EXPECT_EQ(produce("t", batch_at({t, t + 60'000, t - 60'000})).error_code, ErrorCode::none);
     EXPECT_EQ(end_offset("t"), 3);
+}
+
+TEST_F(RecordErrorsTest, CompressedBatchesAreCheckedRecordByRecord) {
+    create_topic("z", 1, {{"message.timestamp.before.max.ms", std::to_string(kHour)}});
+    const int64_t t = now();
+    std::vector<int64_t> ts(40, t);
+    ts[17] = t - 2 * kHour;
+    std::vector<std::byte> scratch, zstd;
+    ASSERT_TRUE(protocol::compression::recompress_batch(batch_at(ts), protocol::Compression::zstd,
+                                                        1 << 30, scratch, zstd));
+    auto r = produce("z", zstd);
+    EXPECT_EQ(r.error_code, ErrorCode::invalid_timestamp);
+    EXPECT_EQ(indexes(r), (std::vector<int32_t>{17}));
+    EXPECT_EQ(end_offset("z"), 0);
 }
 
 TEST_F(RecordErrorsTest, DefaultsRefuseOnlyMoreThanAnHourAhead) {
