@@ -33,6 +33,7 @@ storage::LogConfig log_config_from(const config::BrokerConfig& c) {
     l.min_cleanable_dirty_ratio = c.log_cleaner_min_cleanable_ratio;
     l.min_compaction_lag_ms = c.log_cleaner_min_compaction_lag_ms;
     l.max_compaction_lag_ms = c.log_cleaner_max_compaction_lag_ms;
+    l.log_append_time = c.log_message_timestamp_type == "LogAppendTime";
     return l;
 }
 

@@ -86,6 +86,15 @@ struct BrokerConfig {
     std::string compression_type = "producer";
     // Accepted for compatibility and ignored: batches are always record batch v2.
     std::string log_message_format_version = "3.0-IV1";
+    // Defaults of the topic configs message.timestamp.*: which time a stored batch carries
+    // (CreateTime: the producer's; LogAppendTime: the broker's on append) and how far a
+    // CreateTime record may lie before or after the broker's clock (Kafka 4.x's defaults: any
+    // time in the past, at most an hour ahead). difference.max.ms is Kafka 3.x's deprecated
+    // bound on both sides, used where before/after keep their defaults.
+    std::string log_message_timestamp_type = "CreateTime";
+    int64_t log_message_timestamp_before_max_ms = INT64_MAX;
+    int64_t log_message_timestamp_after_max_ms = 3600000;
+    int64_t log_message_timestamp_difference_max_ms = INT64_MAX;
     // Accepted for compatibility: Kafka waits this long before removing a deleted segment's
     // files; skiff removes them at once (a reader still holding one keeps reading it).
     int64_t log_segment_delete_delay_ms = 60000;

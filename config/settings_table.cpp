@@ -82,6 +82,12 @@ std::optional<std::string> check_message_format_version(std::string_view value) 
     return "expected a Kafka version such as 0.10.0, 2.8 or 3.0-IV1";
 }
 
+std::optional<std::string> check_timestamp_type(std::string_view value) {
+    if (value == "CreateTime" || value == "LogAppendTime")
+        return std::nullopt;
+    return "expected CreateTime or LogAppendTime";
+}
+
 std::optional<std::string> check_metrics_listener(std::string_view value) {
     auto parsed = parse_http_listener(value);
     if (!parsed)
@@ -438,6 +444,34 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Deprecated; accepted (any Kafka version, 0.8.0 to 3.x, optional -IVn) and "
                 "ignored, as by Kafka 3.x: batches are always stored as record batch v2.",
          .member = &BC::log_message_format_version, .check = check_message_format_version},
+        {.key = "log.message.timestamp.type",
+         .default_value = "CreateTime",
+         .doc = "The default of the topic config message.timestamp.type: CreateTime keeps the "
+                "producer's timestamps; LogAppendTime stamps every batch with the broker's clock "
+                "when it is appended (docs/timestamps.md).",
+         .member = &BC::log_message_timestamp_type, .check = check_timestamp_type},
+        {.key = "log.message.timestamp.before.max.ms",
+         .default_value = "9223372036854775807",
+         .default_description = "9223372036854775807 (no limit)",
+         .doc = "The default of the topic config message.timestamp.before.max.ms: how far in the "
+                "past a CreateTime record's timestamp may be; an older one fails its batch with "
+                "INVALID_TIMESTAMP (KIP-937).",
+         .member = &BC::log_message_timestamp_before_max_ms, .min = 0},
+        {.key = "log.message.timestamp.after.max.ms",
+         .default_value = "3600000",
+         .default_description = "3600000 (1 hour, Kafka 4.x's default)",
+         .doc = "The default of the topic config message.timestamp.after.max.ms: how far in the "
+                "future a CreateTime record's timestamp may be; a later one fails its batch with "
+                "INVALID_TIMESTAMP (KIP-937).",
+         .member = &BC::log_message_timestamp_after_max_ms, .min = 0},
+        {.key = "log.message.timestamp.difference.max.ms",
+         .default_value = "9223372036854775807",
+         .default_description = "9223372036854775807 (no limit)",
+         .doc = "[DEPRECATED] Kafka 3.x's bound on both sides, the default of the topic config "
+                "message.timestamp.difference.max.ms: used for the past where "
+                "message.timestamp.before.max.ms keeps its default, and for the future where "
+                "message.timestamp.after.max.ms does.",
+         .member = &BC::log_message_timestamp_difference_max_ms, .min = 0},
         {.key = "log.segment.delete.delay.ms",
          .default_value = "60000",
          .doc = "Accepted for compatibility (the default of the topic config "

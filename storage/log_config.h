@@ -46,6 +46,9 @@ struct LogConfig {
     int64_t min_compaction_lag_ms = 0;
     int64_t max_compaction_lag_ms = std::numeric_limits<int64_t>::max();
     double min_cleanable_dirty_ratio = 0.5;
+    // message.timestamp.type=LogAppendTime: every appended batch is stamped with the append time
+    // (LogSegment::append). Kafka's default, CreateTime, stores the producer's timestamps.
+    bool log_append_time = false;
     // Tests only; null in production.
     std::shared_ptr<FaultInjector> fault_injector;
 };

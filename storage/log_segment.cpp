@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "protocol/crc32c.h"
 #include "storage/batch_records.h"
 #include "storage/big_endian.h"
 #include "storage/open_segment_files.h"
@@ -18,6 +19,25 @@ namespace fs = std::filesystem;
 namespace {
 // BaseOffset, Length, PartitionLeaderEpoch: the part of a batch header rewritten on append.
 constexpr size_t kRewrittenPrefix = 16;
+constexpr size_t kMaxTimestampOffset = 35;
+constexpr int16_t kLogAppendTimeBit = 0x08;
+
+// message.timestamp.type=LogAppendTime: the whole header is rewritten, as Kafka's LogValidator
+// does in place (setMaxTimestamp): the timestamp-type bit set, MaxTimestamp the append time,
+// BaseTimestamp and the records as sent (a reader takes MaxTimestamp for every record of such
+// a batch), the producer fields untouched, and the CRC recomputed - over the new header bytes
+// and then the batch body, once per batch, never per record.
+void stamp_log_append_time(std::byte* header, std::span<const std::byte> body, int64_t now_ms) {
+    const auto attributes = load_be<int16_t>(header + protocol::kBatchAttributesOffset);
+    store_be<int16_t>(header + protocol::kBatchAttributesOffset,
+                      static_cast<int16_t>(attributes | kLogAppendTimeBit));
+    store_be<int64_t>(header + kMaxTimestampOffset, now_ms);
+    uint32_t crc =
+        protocol::crc32c({header + protocol::kBatchAttributesOffset,
+                          protocol::kBatchHeaderSize - protocol::kBatchAttributesOffset});
+    crc = protocol::crc32c(body, crc);
+    store_be<uint32_t>(header + protocol::kBatchCrcOffset, crc);
+}
 }  // namespace
 
 Expected<void, StorageError> LogSegment::create_indexes(const fs::path& dir,
@@ -100,7 +120,9 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
     // of the caller's bytes untouched. The buffers are per thread and keep their capacity, so a
     // steady stream of appends allocates nothing here (append never runs concurrently with
     // itself on one thread).
-    thread_local std::vector<std::array<std::byte, kRewrittenPrefix>> prefixes;
+    // LogAppendTime rewrites the whole header (stamp_log_append_time), CreateTime the prefix.
+    const size_t rewritten = config.log_append_time ? protocol::kBatchHeaderSize : kRewrittenPrefix;
+    thread_local std::vector<std::array<std::byte, protocol::kBatchHeaderSize>> prefixes;
     thread_local std::vector<iovec> iov;
     prefixes.resize(summaries.size());
     iov.clear();
@@ -109,12 +131,14 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
     for (size_t i = 0; i < summaries.size(); ++i) {
         const auto& s = summaries[i];
         const std::byte* batch = batches.data() + at;
+        std::copy(batch, batch + rewritten, prefixes[i].data());  // Length and the rest as sent
         store_be<int64_t>(prefixes[i].data(), offset);
-        std::copy(batch + 8, batch + 12, prefixes[i].data() + 8);  // Length, unchanged
-        store_be<int32_t>(prefixes[i].data() + 12, 0);             // PartitionLeaderEpoch
-        iov.push_back({prefixes[i].data(), kRewrittenPrefix});
-        iov.push_back(
-            {const_cast<std::byte*>(batch + kRewrittenPrefix), s.size_bytes - kRewrittenPrefix});
+        store_be<int32_t>(prefixes[i].data() + 12, 0);  // PartitionLeaderEpoch
+        if (config.log_append_time)
+            stamp_log_append_time(prefixes[i].data(), {batch + rewritten, s.size_bytes - rewritten},
+                                  now_ms);
+        iov.push_back({prefixes[i].data(), rewritten});
+        iov.push_back({const_cast<std::byte*>(batch + rewritten), s.size_bytes - rewritten});
         at += s.size_bytes;
         offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
@@ -142,7 +166,8 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
     offset = base_offset;
     for (const auto& s : summaries) {
         int64_t last = offset + s.last_offset_delta;
-        index_batch(last, s.max_timestamp, position, s.size_bytes, config);
+        index_batch(last, config.log_append_time ? now_ms : s.max_timestamp, position, s.size_bytes,
+                    config);
         position += s.size_bytes;
         offset = last + 1;
     }

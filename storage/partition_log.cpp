@@ -232,7 +232,15 @@ Expected<AppendResult, StorageError> PartitionLog::append(
     // watermark without the transaction it opens.
     int64_t first_offset = base;
     for (const auto& s : summaries) {
-        producers_.record(s, first_offset);
+        if (config_.log_append_time) {
+            // The producer's last timestamp is the batch's as stored (Kafka's: after validation),
+            // as recovery reads it back from the stamped header.
+            protocol::BatchSummary stamped = s;
+            stamped.max_timestamp = now_ms;
+            producers_.record(stamped, first_offset);
+        } else {
+            producers_.record(s, first_offset);
+        }
         first_offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
     int64_t log_start;
@@ -243,12 +251,14 @@ Expected<AppendResult, StorageError> PartitionLog::append(
         state_.first_unstable = producers_.first_unstable_offset().value_or(-1);
         log_start = state_.log_start_offset;
     }
+    const int64_t append_time = config_.log_append_time ? now_ms : -1;
     if (durability == Durability::group_commit && durable_mode_)
-        return AppendResult{base, last, log_start, false, true};  // sync_appended's to make durable
+        return AppendResult{base,  last, log_start,
+                            false, true, append_time};  // sync_appended's to make durable
     unflushed_messages_ += records;
     if (unflushed_messages_ >= config_.flush_interval_messages)
         (void)flush_locked();
-    return AppendResult{base, last, log_start};
+    return AppendResult{base, last, log_start, false, false, append_time};
 }
 
 Expected<AppendResult, StorageError> PartitionLog::append_marker(const TxnMarker& marker) {

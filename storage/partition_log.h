@@ -67,6 +67,9 @@ struct AppendResult {
     // Durability::group_commit in durable mode: the batches are written but not yet on disk nor
     // visible to readers; when_durable(last_offset + 1, ...) says when they are.
     bool sync_pending = false;
+    // message.timestamp.type=LogAppendTime: the time the batches were stamped with (Produce's
+    // log_append_time_ms); -1 for CreateTime and for a duplicate.
+    int64_t log_append_time = -1;
 };
 
 // When an append reaches the disk.

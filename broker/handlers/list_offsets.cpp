@@ -66,6 +66,15 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
         if (auto m = log->max_timestamp(); m && m->offset < bound) {
             out.timestamp = m->timestamp;
             out.offset = m->offset;
+            // Kafka 3.9 (RecordBatch.offsetOfMaxTimestamp) answers the earliest record carrying
+            // the max timestamp: on a LogAppendTime topic the first offset of the first batch
+            // stamped with it, as all its records carry it. (CreateTime keeps the offset the
+            // segment recorded, the last of its batch: the time lookup does not open compressed
+            // batches, so it could not do better there.)
+            if (broker.topics().timestamp_policy(topic, broker.config()).log_append_time)
+                if (auto first = log->offset_for_timestamp(m->timestamp);
+                    first && first->offset <= m->offset)
+                    out.offset = first->offset;
         }
     } else if (auto found = log->offset_for_timestamp(p.timestamp);
                found && found->offset < bound) {

@@ -29,6 +29,8 @@ struct AppendOutcome {
     std::string message;
     int64_t base_offset = -1;
     int64_t log_start_offset = -1;
+    // LogAppendTime topics: the time the batch was stamped with; -1 for CreateTime.
+    int64_t log_append_time = -1;
     // INVALID_RECORD: each refused record's index within its batch and why (the response's
     // record_errors, Produce v8+), as Kafka lists every invalid record of the batch.
     std::vector<protocol::BatchIndexAndErrorMessage> record_errors;
@@ -38,7 +40,7 @@ struct AppendOutcome {
 };
 
 AppendOutcome fail(ErrorCode e, std::string message) {
-    return {e, std::move(message), -1, -1, {}};
+    return {e, std::move(message), -1, -1, -1, {}};
 }
 
 // Whether the topic's cleanup.policy (its override, else log.cleanup.policy) includes compact.
@@ -49,15 +51,51 @@ bool is_compacted(Broker& broker, const std::string& topic) {
     return parsed && parsed->compact;
 }
 
+// One refused record: its error (INVALID_RECORD or INVALID_TIMESTAMP) and why.
+struct RecordRefusal {
+    ErrorCode code = ErrorCode::invalid_record;
+    std::string why;
+};
+using RecordCheck = std::function<std::optional<RecordRefusal>(const protocol::BatchHeader&,
+                                                               const protocol::Record&)>;
+
+// The partition's answer to refused records, as Kafka's LogValidator.processRecordErrors
+// words it: INVALID_TIMESTAMP when any record has a bad timestamp, else INVALID_RECORD naming
+// the first three; every refused record listed with its index in record_errors (Produce v8+),
+// which clients built on librdkafka 2.4+ turn into a per-message error (the other records of
+// the batch fail with its _INVALID_DIFFERENT_RECORD).
+AppendOutcome refused_records(std::vector<protocol::BatchIndexAndErrorMessage> errors,
+                              bool any_timestamp) {
+    if (any_timestamp) {
+        AppendOutcome out = fail(ErrorCode::invalid_timestamp,
+                                 "One or more records have been rejected due to invalid timestamp");
+        out.record_errors = std::move(errors);
+        return out;
+    }
+    std::string message = "One or more records have been rejected due to " +
+                          std::to_string(errors.size()) +
+                          " record errors in total, and only showing the first three errors at "
+                          "most: [";
+    for (size_t i = 0; i < errors.size() && i < 3; ++i) {
+        if (i > 0)
+            message += ", ";
+        message += "RecordError(batchIndex=" + std::to_string(errors[i].batch_index) +
+                   ", message='" + errors[i].batch_index_error_message.value_or("null") + "')";
+    }
+    message += "]";
+    AppendOutcome out = fail(ErrorCode::invalid_record, std::move(message));
+    out.record_errors = std::move(errors);
+    return out;
+}
+
 // Walks the records of each batch, decompressing compressed ones into a scratch buffer bounded
-// by `max_plain`, and asks `refuse` about each: the refused records (INVALID_RECORD, every one of
-// them with its index in its batch, as Kafka's LogValidator reports them), nullopt when none is.
-// The per-record pass of the produce path, made only for topics that need it (compacted ones,
-// those with schema validation).
-using RecordRefusal = std::function<std::optional<std::string>(const protocol::Record&)>;
+// by `max_plain`, and asks `check` about each: the refused records, every one of them with its
+// index in its batch as Kafka's LogValidator reports them, nullopt when none is. The
+// per-record pass of the produce path, made only for topics that need it (compacted ones,
+// timestamp bounds a batch header cannot settle, schema validation).
 std::optional<AppendOutcome> check_records(std::span<const std::byte> records,
                                            const std::vector<protocol::BatchSummary>& summaries,
-                                           size_t max_plain, const RecordRefusal& refuse) {
+                                           size_t max_plain, const RecordCheck& check) {
     thread_local std::vector<std::byte> plain;
     // One unusually large batch must not pin its decompressed size to this thread for good.
     struct Trim {
@@ -66,7 +104,8 @@ std::optional<AppendOutcome> check_records(std::span<const std::byte> records,
                 std::vector<std::byte>().swap(plain);
         }
     } trim;
-    AppendOutcome refused = fail(ErrorCode::invalid_record, {});
+    std::vector<protocol::BatchIndexAndErrorMessage> errors;
+    bool any_timestamp = false;
     size_t pos = 0;
     for (const auto& s : summaries) {
         const auto batch = records.subspan(pos, s.size_bytes);
@@ -90,16 +129,75 @@ std::optional<AppendOutcome> check_records(std::span<const std::byte> records,
                             "records do not parse: " + r.error().message);
             if (!*r)
                 break;
-            if (auto why = refuse(**r)) {
-                if (refused.message.empty())
-                    refused.message = *why;
-                refused.record_errors.push_back({index, std::move(*why)});
+            if (auto refused = check(h, **r)) {
+                any_timestamp |= refused->code == ErrorCode::invalid_timestamp;
+                errors.push_back({index, std::move(refused->why)});
             }
         }
+        // Kafka stops at the first batch with refused records (v3+ sends one batch anyway).
+        if (!errors.empty())
+            break;
     }
-    if (refused.record_errors.empty())
+    if (errors.empty())
         return std::nullopt;
-    return refused;
+    return refused_records(std::move(errors), any_timestamp);
+}
+
+// Kafka's LogValidator.validateTimestamp for one record of a CreateTime topic.
+std::optional<RecordRefusal> check_timestamp(const TimestampPolicy& policy, int64_t now,
+                                             const protocol::BatchHeader& h,
+                                             const protocol::Record& r) {
+    const int64_t ts = protocol::record_timestamp(h, r);
+    if (ts == -1)  // no timestamp (RecordBatch.NO_TIMESTAMP): nothing to check
+        return std::nullopt;
+    const __int128 diff = static_cast<__int128>(now) - ts;
+    if (diff <= policy.before_max_ms && -diff <= policy.after_max_ms)
+        return std::nullopt;
+    auto bound = [](__int128 v) {
+        return std::to_string(static_cast<int64_t>(std::clamp<__int128>(v, INT64_MIN, INT64_MAX)));
+    };
+    return RecordRefusal{ErrorCode::invalid_timestamp,
+                         "Timestamp " + std::to_string(ts) + " of message with offset " +
+                             std::to_string(protocol::record_offset(h, r)) +
+                             " is out of range. The timestamp should be within [" +
+                             bound(static_cast<__int128>(now) - policy.before_max_ms) + ", " +
+                             bound(static_cast<__int128>(now) + policy.after_max_ms) + "]"};
+}
+
+// The batch-level part of the timestamp rules, from headers alone: a batch a producer marked
+// LogAppendTime is refused record by record (only the broker stamps that), and whether every
+// record is surely within the bounds (no per-record pass needed): with no bound on the past,
+// the header's MaxTimestamp settles it.
+struct TimestampScreen {
+    std::optional<AppendOutcome> refused;
+    bool needs_record_pass = false;
+};
+TimestampScreen screen_timestamps(std::span<const std::byte> records,
+                                  const std::vector<protocol::BatchSummary>& summaries,
+                                  const TimestampPolicy& policy, int64_t now) {
+    TimestampScreen screen;
+    size_t pos = 0;
+    for (const auto& s : summaries) {
+        const protocol::BatchHeader h = protocol::read_batch_header(records.subspan(pos));
+        pos += s.size_bytes;
+        if (h.log_append_time()) {
+            std::vector<protocol::BatchIndexAndErrorMessage> errors;
+            errors.reserve(static_cast<size_t>(std::max(h.records_count, 0)));
+            for (int32_t i = 0; i < h.records_count; ++i)
+                errors.push_back({i, "Invalid timestamp type in message of batch with offset " +
+                                         std::to_string(h.base_offset) +
+                                         ". Producer should not set timestamp type to "
+                                         "LogAppendTime."});
+            screen.refused = refused_records(std::move(errors), true);
+            return screen;
+        }
+        if (policy.log_append_time)
+            continue;
+        if (policy.before_max_ms != INT64_MAX ||
+            static_cast<__int128>(h.max_timestamp) - now > policy.after_max_ms)
+            screen.needs_record_pass = true;
+    }
+    return screen;
 }
 
 // Validates every batch before anything is written: a refused batch stores nothing.
@@ -184,21 +282,39 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     // client) and compression rarely gains more than 10x on real data.
     const size_t max_plain = static_cast<size_t>(
         std::clamp<int64_t>(max_bytes * 64, int64_t{64} << 20, int64_t{1} << 30));
-    // Compacted topics (Kafka's LogValidator): every record needs a key, since the cleaner keeps
-    // the last record per key.
-    if (is_compacted(broker, topic)) {
-        const std::string why =
-            "Compacted topic cannot accept message without key in topic "
-            "partition " +
-            topic + "-" + std::to_string(partition) + ".";
-        auto refused = check_records(*records, summaries, max_plain,
-                                     [&](const protocol::Record& r) -> std::optional<std::string> {
-                                         if (r.key)
-                                             return std::nullopt;
-                                         return why;
-                                     });
+    // Kafka's LogValidator, per record: on a compacted topic every record needs a key (the
+    // cleaner keeps the last record per key), and on a CreateTime topic every timestamp must lie
+    // within message.timestamp.before/after.max.ms of the broker's clock. A record failing the
+    // key check is not checked further, as in Kafka.
+    const bool compacted = is_compacted(broker, topic);
+    const TimestampPolicy policy = broker.topics().timestamp_policy(topic, broker.config());
+    const int64_t now = storage::wall_clock_ms();
+    TimestampScreen screen = screen_timestamps(*records, summaries, policy, now);
+    if (screen.refused) {
+        LogThrottle::global().log(spdlog::level::warn, "produce:log-append-time-from-producer",
+                                  "refused produce to {}-{} from {}: {}", topic, partition,
+                                  ctx.peer, screen.refused->message);
+        return *screen.refused;
+    }
+    if (compacted || screen.needs_record_pass) {
+        const std::string keyless =
+            "Compacted topic cannot accept message without key in topic partition " + topic + "-" +
+            std::to_string(partition) + ".";
+        auto refused =
+            check_records(*records, summaries, max_plain,
+                          [&](const protocol::BatchHeader& h,
+                              const protocol::Record& r) -> std::optional<RecordRefusal> {
+                              if (compacted && !r.key)
+                                  return RecordRefusal{ErrorCode::invalid_record, keyless};
+                              if (screen.needs_record_pass)
+                                  return check_timestamp(policy, now, h, r);
+                              return std::nullopt;
+                          });
         if (refused) {
-            LogThrottle::global().log(spdlog::level::warn, "produce:compacted-without-key",
+            LogThrottle::global().log(spdlog::level::warn,
+                                      refused->error == ErrorCode::invalid_timestamp
+                                          ? "produce:invalid-timestamp"
+                                          : "produce:compacted-without-key",
                                       "refused produce to {}-{} from {}: {}", topic, partition,
                                       ctx.peer, refused->message);
             return *refused;
@@ -209,8 +325,14 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     if (auto validation = broker.topics().schema_validation(topic)) {
         const schema_registry_service::RecordSchemaCheck check(*validation, topic,
                                                                broker.schema_registry());
-        auto refused = check_records(*records, summaries, max_plain,
-                                     [&](const protocol::Record& r) { return check.refuse(r); });
+        auto refused =
+            check_records(*records, summaries, max_plain,
+                          [&](const protocol::BatchHeader&,
+                              const protocol::Record& r) -> std::optional<RecordRefusal> {
+                              if (auto why = check.refuse(r))
+                                  return RecordRefusal{ErrorCode::invalid_record, std::move(*why)};
+                              return std::nullopt;
+                          });
         if (refused) {
             LogThrottle::global().log(spdlog::level::warn, "produce:schema-validation",
                                       "refused produce to {}-{} from {}: {}", topic, partition,
@@ -330,6 +452,7 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         storage::PartitionTraffic::add(traffic.bytes_produced, stored.size());
     }
     AppendOutcome ok = fail(ErrorCode::none, {});
+    ok.log_append_time = appended->log_append_time;
     ok.base_offset = appended->base_offset;
     ok.log_start_offset = appended->log_start_offset;
     if (appended->sync_pending) {
@@ -426,7 +549,7 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
             r.index = p.index;
             r.error_code = outcome.error;
             r.base_offset = outcome.base_offset;
-            r.log_append_time_ms = -1;  // CreateTime topics
+            r.log_append_time_ms = outcome.log_append_time;  // -1 for CreateTime topics
             r.log_start_offset = outcome.log_start_offset;
             r.record_errors = std::move(outcome.record_errors);
             if (outcome.error != ErrorCode::none)

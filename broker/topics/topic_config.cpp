@@ -1,5 +1,6 @@
 #include "broker/topics/topic_config.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <limits>
@@ -25,6 +26,10 @@ struct KeyRule {
     bool integer = true;  // else a string (or double) checked by `check`
     // String keys: why a value is refused (the "expected ..." clause), or nullopt.
     std::optional<std::string> (*check)(std::string_view) = nullptr;
+    // Kafka keys of features skiff lacks: only Kafka's default (the key's fixed_default, which
+    // is what skiff does) is accepted, so tools that send every key with its default work, and
+    // any other value is refused with this reason.
+    std::string_view only_default_why{};
 };
 
 std::optional<std::string> check_cleanup_policy(std::string_view value) {
@@ -68,6 +73,66 @@ std::optional<std::string> check_subject_name_strategy(std::string_view value) {
            "io.confluent.kafka.serializers.subject. class names)";
 }
 
+std::optional<std::string> check_timestamp_type(std::string_view value) {
+    if (value == "CreateTime" || value == "LogAppendTime")
+        return std::nullopt;
+    return "expected CreateTime or LogAppendTime";
+}
+
+std::optional<std::string> check_true(std::string_view value) {
+    if (value == "true")
+        return std::nullopt;
+    return "expected true";
+}
+
+std::optional<std::string> check_false(std::string_view value) {
+    if (value == "false")
+        return std::nullopt;
+    return "expected false";
+}
+
+constexpr std::string_view kNoTieredStorage =
+    "skiff has no tiered storage (KIP-405): every segment stays in the local log directory";
+constexpr std::string_view kNoCompressionLevel =
+    "skiff recompresses (compression.type) at each codec's default level and cannot set another";
+
+// leader/follower.replication.throttled.replicas: Kafka's ThrottledReplicaListValidator, an
+// empty list, "*", or partition:broker pairs ("0:1,1:1").
+std::optional<std::string> check_throttled_replicas(std::string_view value) {
+    if (value.empty() || value == "*")
+        return std::nullopt;
+    while (!value.empty()) {
+        const auto comma = value.find(',');
+        std::string_view item = value.substr(0, comma);
+        while (!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        const auto colon = item.find(':');
+        auto digits = [](std::string_view t) {
+            return !t.empty() &&
+                   std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+        };
+        if (colon == std::string_view::npos || !digits(item.substr(0, colon)) ||
+            !digits(item.substr(colon + 1)))
+            return "expected *, or a list of partition:broker pairs such as 0:1,1:1";
+        if (comma == std::string_view::npos)
+            break;
+        value.remove_prefix(comma + 1);
+    }
+    return std::nullopt;
+}
+
+// A single broker has no replicas to elect, throttle or count: these keys are accepted, stored
+// and shown, and change nothing (docs/topic-configs.md).
+constexpr std::string_view kNoReplicationDoc =
+    "Accepted and stored for compatibility; it has no effect on skiff, a single broker with one "
+    "replica per partition (docs/topic-configs.md).";
+
+constexpr std::string_view kOnlyDefaultDoc =
+    "A Kafka feature skiff does not have: only Kafka's default, which is what skiff does, is "
+    "accepted; any other value is refused with INVALID_CONFIG (docs/topic-configs.md).";
+
 constexpr std::string_view kValidationDoc =
     "Confluent Server's broker-side schema validation: every record's key (value) must start "
     "with the schema registry's wire-format header (magic byte 0, a 4-byte schema id) of a "
@@ -81,7 +146,28 @@ constexpr std::string_view kStrategyDoc =
 const std::vector<KeyRule>& rules() {
     static const std::vector<KeyRule> kRules = {
         {{"cleanup.policy", "log.cleanup.policy"}, 0, 0, false, false, check_cleanup_policy},
+        {{"compression.gzip.level", "", kOnlyDefaultDoc, "-1"},
+         -1,
+         -1,
+         false,
+         true,
+         nullptr,
+         kNoCompressionLevel},
+        {{"compression.lz4.level", "", kOnlyDefaultDoc, "9"},
+         9,
+         9,
+         false,
+         true,
+         nullptr,
+         kNoCompressionLevel},
         {{"compression.type", "compression.type"}, 0, 0, false, false, check_compression_type},
+        {{"compression.zstd.level", "", kOnlyDefaultDoc, "3"},
+         3,
+         3,
+         false,
+         true,
+         nullptr,
+         kNoCompressionLevel},
         {{"confluent.key.schema.validation", "", kValidationDoc, "false"},
          0,
          0,
@@ -113,9 +199,43 @@ const std::vector<KeyRule>& rules() {
          0},
         {{"flush.messages", "log.flush.interval.messages"}, 1},
         {{"flush.ms", "log.flush.interval.ms"}, 0},
+        {{"follower.replication.throttled.replicas", "", kNoReplicationDoc, ""},
+         0,
+         0,
+         false,
+         false,
+         check_throttled_replicas},
         {{"index.interval.bytes", "log.index.interval.bytes"}, 0, INT32_MAX},
+        {{"leader.replication.throttled.replicas", "", kNoReplicationDoc, ""},
+         0,
+         0,
+         false,
+         false,
+         check_throttled_replicas},
+        {{"local.retention.bytes", "", kOnlyDefaultDoc, "-2"},
+         -2,
+         -2,
+         false,
+         true,
+         nullptr,
+         kNoTieredStorage},
+        {{"local.retention.ms", "", kOnlyDefaultDoc, "-2"},
+         -2,
+         -2,
+         false,
+         true,
+         nullptr,
+         kNoTieredStorage},
         {{"max.compaction.lag.ms", "log.cleaner.max.compaction.lag.ms"}, 1},
         {{"max.message.bytes", "message.max.bytes"}, 0, INT32_MAX},
+        {{"message.downconversion.enable", "", kOnlyDefaultDoc, "true"},
+         0,
+         0,
+         false,
+         false,
+         check_true,
+         "skiff always down-converts for consumers that need the old message formats "
+         "(docs/legacy-formats.md)"},
         {{"message.format.version", "log.message.format.version",
           "[DEPRECATED] Accepted and ignored, as by Kafka 3.x: batches are always stored as "
           "record batch v2."},
@@ -124,6 +244,21 @@ const std::vector<KeyRule>& rules() {
          false,
          false,
          check_message_format_version},
+        {{"message.timestamp.after.max.ms", "log.message.timestamp.after.max.ms"}, 0},
+        {{"message.timestamp.before.max.ms", "log.message.timestamp.before.max.ms"}, 0},
+        {{"message.timestamp.difference.max.ms", "log.message.timestamp.difference.max.ms",
+          "[DEPRECATED] Kafka 3.x's bound on how far a CreateTime record's timestamp may lie from "
+          "the broker's clock, on both sides: used for the past where "
+          "message.timestamp.before.max.ms keeps its default (9223372036854775807), and for the "
+          "future where message.timestamp.after.max.ms is not set on the topic and keeps the "
+          "broker's built-in default."},
+         0},
+        {{"message.timestamp.type", "log.message.timestamp.type"},
+         0,
+         0,
+         false,
+         false,
+         check_timestamp_type},
         {{"min.cleanable.dirty.ratio", "log.cleaner.min.cleanable.ratio"},
          0,
          0,
@@ -131,11 +266,54 @@ const std::vector<KeyRule>& rules() {
          false,
          check_ratio},
         {{"min.compaction.lag.ms", "log.cleaner.min.compaction.lag.ms"}, 0},
+        {{"min.insync.replicas", "", kNoReplicationDoc, "1"}, 1, INT32_MAX},
+        {{"preallocate", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         "skiff reserves the disk blocks ahead of its active segments in 1 MiB steps and does not "
+         "preallocate whole segment files"},
+        {{"remote.log.copy.disable", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         kNoTieredStorage},
+        {{"remote.log.delete.on.disable", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         kNoTieredStorage},
+        {{"remote.storage.enable", "", kOnlyDefaultDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_false,
+         kNoTieredStorage},
         {{"retention.bytes", "log.retention.bytes"}, -1, INT64_MAX, true},
         {{"retention.ms", "log.retention.ms"}, -1, INT64_MAX, true},
         {{"segment.bytes", "log.segment.bytes"}, 14, INT32_MAX},
         {{"segment.index.bytes", "log.index.size.max.bytes"}, 4, INT32_MAX},
+        {{"segment.jitter.ms", "", kOnlyDefaultDoc, "0"},
+         0,
+         0,
+         false,
+         true,
+         nullptr,
+         "skiff rolls a segment exactly at segment.ms"},
         {{"segment.ms", "log.roll.ms"}, 1},
+        {{"unclean.leader.election.enable", "", kNoReplicationDoc, "false"},
+         0,
+         0,
+         false,
+         false,
+         check_boolean},
     };
     return kRules;
 }
@@ -172,22 +350,36 @@ const std::vector<TopicConfigKey>& topic_config_keys() {
 }
 
 int8_t topic_config_type(std::string_view name) {
-    constexpr int8_t kString = 2, kInt = 3, kLong = 5, kDouble = 6, kList = 7;  // ConfigType
+    constexpr int8_t kBoolean = 1, kString = 2, kInt = 3, kLong = 5, kDouble = 6,
+                     kList = 7;  // ConfigType
     const KeyRule* rule = find_rule(name);
     if (!rule)
         return 0;
     if (!rule->integer) {
-        if (name == "cleanup.policy")
+        if (name == "cleanup.policy" || rule->check == check_throttled_replicas)
             return kList;
+        if (rule->check == check_boolean || rule->check == check_true || rule->check == check_false)
+            return kBoolean;
         return rule->check == check_ratio ? kDouble : kString;
     }
+    if (!rule->only_default_why.empty())  // Kafka's types: the levels INT, the others LONG
+        return name.ends_with(".level") ? kInt : kLong;
     return rule->max <= INT32_MAX ? kInt : kLong;
 }
 
 std::optional<std::string> invalid_topic_config(std::string_view name, std::string_view value) {
     const KeyRule* rule = find_rule(name);
     if (!rule)
-        return "unknown or unsupported topic config " + std::string(name);
+        return "unknown topic config " + std::string(name);
+    if (!rule->only_default_why.empty()) {
+        const bool ok = rule->integer ? parse_int(value) == parse_int(rule->key.fixed_default)
+                                      : value == rule->key.fixed_default;
+        if (ok)
+            return std::nullopt;
+        return "topic config " + std::string(name) + "=" + std::string(value) +
+               " is not supported by skiff: " + std::string(rule->only_default_why) +
+               "; only its default " + std::string(rule->key.fixed_default) + " is accepted";
+    }
     if (!rule->integer) {
         if (auto why = rule->check(value))
             return "invalid value '" + std::string(value) + "' for " + std::string(name) + ": " +
@@ -211,6 +403,10 @@ storage::LogConfig apply_overrides(storage::LogConfig c, const TopicOverrides& o
                 c.cleanup_delete = policy->delete_;
                 c.cleanup_compact = policy->compact;
             }
+            continue;
+        }
+        if (name == "message.timestamp.type") {
+            c.log_append_time = value == "LogAppendTime";
             continue;
         }
         if (name == "min.cleanable.dirty.ratio") {
@@ -255,6 +451,40 @@ std::optional<std::string> conflicting_topic_configs(const storage::LogConfig& e
                ") is greater than max.compaction.lag.ms (" +
                std::to_string(effective.max_compaction_lag_ms) + ")";
     return std::nullopt;
+}
+
+TimestampPolicy timestamp_policy_of(const TopicOverrides& overrides,
+                                    const config::BrokerConfig& config) {
+    auto long_of = [&](const std::string& key, int64_t fallback) -> std::pair<int64_t, bool> {
+        auto it = overrides.find(key);
+        if (it == overrides.end())
+            return {fallback, false};
+        auto v = parse_int(it->second);
+        return v ? std::pair{*v, true} : std::pair{fallback, false};
+    };
+    static const std::string kType = "message.timestamp.type";
+    static const std::string kBefore = "message.timestamp.before.max.ms";
+    static const std::string kAfter = "message.timestamp.after.max.ms";
+    static const std::string kDifference = "message.timestamp.difference.max.ms";
+    TimestampPolicy p;
+    auto type = overrides.find(kType);
+    p.log_append_time = type != overrides.end()
+                            ? type->second == "LogAppendTime"
+                            : config.log_message_timestamp_type == "LogAppendTime";
+    const int64_t difference =
+        long_of(kDifference, config.log_message_timestamp_difference_max_ms).first;
+    // Kafka 3.9's LogConfig: the deprecated difference bound stands in for a side whose own
+    // bound keeps its default.
+    p.before_max_ms = long_of(kBefore, config.log_message_timestamp_before_max_ms).first;
+    if (p.before_max_ms == INT64_MAX)
+        p.before_max_ms = difference;
+    auto [after, after_on_topic] = long_of(kAfter, config.log_message_timestamp_after_max_ms);
+    const int64_t builtin_after = config::BrokerConfig{}.log_message_timestamp_after_max_ms;
+    if (!after_on_topic && difference != INT64_MAX &&
+        (after == INT64_MAX || after == builtin_after))
+        after = difference;
+    p.after_max_ms = after;
+    return p;
 }
 
 std::optional<SubjectNameStrategy> parse_subject_name_strategy(std::string_view value) {

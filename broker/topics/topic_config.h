@@ -50,6 +50,19 @@ struct SchemaValidation {
 // for a topic without overrides: the produce path asks on every request).
 std::optional<SchemaValidation> schema_validation_of(const TopicOverrides& overrides);
 
+// What the produce path checks of records' timestamps: LogAppendTime topics are stamped on
+// append (storage); CreateTime ones refuse a record more than before_max_ms older or
+// after_max_ms newer than the broker's clock (Kafka's LogValidator, KIP-937).
+struct TimestampPolicy {
+    bool log_append_time = false;
+    int64_t before_max_ms = INT64_MAX;
+    int64_t after_max_ms = INT64_MAX;
+};
+// The topic's overrides over the broker defaults, with the deprecated
+// message.timestamp.difference.max.ms standing in as Kafka 3.9 lets it.
+TimestampPolicy timestamp_policy_of(const TopicOverrides& overrides,
+                                    const config::BrokerConfig& config);
+
 // Every key a topic may set, in Kafka's alphabetical order.
 const std::vector<TopicConfigKey>& topic_config_keys();
 

@@ -318,6 +318,14 @@ std::optional<std::string> TopicRegistry::compression_type(const std::string& to
     return found->second;  // a short string: no allocation
 }
 
+TimestampPolicy TopicRegistry::timestamp_policy(const std::string& topic,
+                                                const config::BrokerConfig& config) const {
+    std::lock_guard lock(mutex_);
+    static const TopicOverrides kNone;
+    auto it = topics_.find(topic);
+    return timestamp_policy_of(it == topics_.end() ? kNone : it->second.overrides, config);
+}
+
 std::optional<SchemaValidation> TopicRegistry::schema_validation(const std::string& topic) const {
     std::lock_guard lock(mutex_);
     auto it = topics_.find(topic);

@@ -103,6 +103,9 @@ class TopicRegistry {
     std::optional<std::string> compression_type(const std::string& topic) const;
     // The topic's cleanup.policy override (delete, compact, compact,delete), if it has one.
     std::optional<std::string> cleanup_policy(const std::string& topic) const;
+    // The topic's message.timestamp.* over the broker's defaults (the produce path's checks).
+    TimestampPolicy timestamp_policy(const std::string& topic,
+                                     const config::BrokerConfig& config) const;
     // The topic's broker-side schema validation, when its overrides turn it on.
     std::optional<SchemaValidation> schema_validation(const std::string& topic) const;
 

@@ -342,8 +342,12 @@ TEST_F(CompactionConfigTest, KeylessRecordToACompactedTopicIsInvalidRecord) {
 
     auto r = produce("c", 0, batch_with_keyless(3, 1));
     EXPECT_EQ(r.error_code, ErrorCode::invalid_record);
+    // Kafka's LogValidator wording: the count, then the first three record errors.
     EXPECT_EQ(r.error_message,
-              "Compacted topic cannot accept message without key in topic partition c-0.");
+              "One or more records have been rejected due to 1 record errors in total, and only "
+              "showing the first three errors at most: [RecordError(batchIndex=1, "
+              "message='Compacted topic cannot accept message without key in topic partition "
+              "c-0.')]");
     ASSERT_EQ(r.record_errors.size(), 1u);
     EXPECT_EQ(r.record_errors[0].batch_index, 1);
     EXPECT_EQ(end_offset("c"), 3);  // nothing of the batch stored
