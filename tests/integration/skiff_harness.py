@@ -239,10 +239,16 @@ class Broker:
     def registry_port(self):
         """The schema registry's port, for a broker started with
         ``schema.registry.listeners=http://127.0.0.1:0`` (from its log line)."""
-        m = REGISTRY_RE.search(self.log_text())
-        if not m:
-            raise BrokerError("%s logged no schema registry:\n%s" % (self.name, self.log_text()))
-        return int(m.group(1))
+        # The registry's line may follow the Kafka listener's "listening" line by a moment (seen
+        # twice under load): wait for it a while rather than read the log once.
+        deadline = time.monotonic() + 10
+        while True:
+            m = REGISTRY_RE.search(self.log_text())
+            if m:
+                return int(m.group(1))
+            if time.monotonic() > deadline:
+                raise BrokerError("%s logged no schema registry:\n%s" % (self.name, self.log_text()))
+            time.sleep(0.02)
 
     def log_text(self):
         if not self.log_path or not os.path.exists(self.log_path):
