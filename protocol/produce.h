@@ -6,8 +6,8 @@
 //   control-API fault rule (broker/handlers/leader_hints.h).
 //   v11 (TRANSACTION_ABORTABLE for a partition outside the transaction) and v12 (Kafka 4.0,
 //   KIP-890: with transaction.version 2 the produce itself adds its partition to the producer's
-//   transaction, broker/txn/) change no field. v13 (Kafka 4.1, KIP-516) names topics by id instead of by
-//   name in the request and the response; an id no topic holds is UNKNOWN_TOPIC_ID.
+//   transaction, broker/txn/) change no field. v13 (Kafka 4.1, KIP-516) names topics by id instead
+//   of by name in the request and the response; an id no topic holds is UNKNOWN_TOPIC_ID.
 // Records are a view into the request frame (zero copy): the frame must outlive the request.
 // acks = 0 means the client expects no response at all.
 #pragma once
