@@ -479,7 +479,9 @@ TimestampPolicy timestamp_policy_of(const TopicOverrides& overrides,
     if (p.before_max_ms == INT64_MAX)
         p.before_max_ms = difference;
     auto [after, after_on_topic] = long_of(kAfter, config.log_message_timestamp_after_max_ms);
-    const int64_t builtin_after = config::BrokerConfig{}.log_message_timestamp_after_max_ms;
+    // Built once: a default BrokerConfig is some hundred strings and this runs for every
+    // partition of every produce.
+    static const int64_t builtin_after = config::BrokerConfig{}.log_message_timestamp_after_max_ms;
     if (!after_on_topic && difference != INT64_MAX &&
         (after == INT64_MAX || after == builtin_after))
         after = difference;
