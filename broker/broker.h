@@ -19,6 +19,7 @@
 #include "broker/schema_registry/service/schemas_topic.h"
 #include "broker/security/authorizer.h"
 #include "broker/security/credential_store.h"
+#include "broker/share/share_offsets_admin.h"
 #include "broker/telemetry/client_telemetry.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
@@ -72,6 +73,11 @@ class Broker {
     control::VersionEmulation& emulation() { return emulation_; }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
     DynamicBrokerConfigs& dynamic_configs() { return *dynamic_configs_; }
+    // Share groups (KIP-932, docs/share-groups.md): the share-partitions' state as the admin
+    // APIs 90-92 see it, or null before the share-partition manager is opened. The setter is for
+    // the broker's own start-up and for handler unit tests (a fake).
+    share::ShareOffsetsAdmin* share_offsets_admin() { return share_offsets_admin_; }
+    void set_share_offsets_admin(share::ShareOffsetsAdmin* admin) { share_offsets_admin_ = admin; }
 
     // Where a client that connected through listener `listener` (its name) should connect: that
     // listener's advertised address (config::effective_advertised), with the bound port filled
@@ -125,6 +131,7 @@ class Broker {
     std::unique_ptr<control::ControlPlane> control_;
     std::unique_ptr<telemetry::ClientTelemetry> client_telemetry_;
     control::VersionEmulation emulation_;
+    share::ShareOffsetsAdmin* share_offsets_admin_ = nullptr;
 };
 
 }  // namespace skiff::broker
