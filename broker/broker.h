@@ -19,7 +19,9 @@
 #include "broker/schema_registry/service/schemas_topic.h"
 #include "broker/security/authorizer.h"
 #include "broker/security/credential_store.h"
+#include "broker/share/share_membership.h"
 #include "broker/share/share_offsets_admin.h"
+#include "broker/share/share_partition_manager.h"
 #include "broker/telemetry/client_telemetry.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
@@ -73,9 +75,14 @@ class Broker {
     control::VersionEmulation& emulation() { return emulation_; }
     // Broker configs set through AlterConfigs; already applied to config() when skiff started.
     DynamicBrokerConfigs& dynamic_configs() { return *dynamic_configs_; }
-    // Share groups (KIP-932, docs/share-groups.md): the share-partitions' state as the admin
-    // APIs 90-92 see it, or null before the share-partition manager is opened. The setter is for
-    // the broker's own start-up and for handler unit tests (a fake).
+    // Share groups (KIP-932, docs/share-groups.md): their membership (the group coordinator's
+    // share groups), their share-partitions, and those as the admin APIs 90-92 see them; each
+    // null until opened at start-up. The setters are for the broker's own start-up (which owns
+    // the objects) and for handler unit tests (fakes).
+    share::ShareMembership* share_membership() { return share_membership_; }
+    void set_share_membership(share::ShareMembership* m) { share_membership_ = m; }
+    share::SharePartitionManager* share_partitions() { return share_partitions_; }
+    void set_share_partitions(share::SharePartitionManager* m) { share_partitions_ = m; }
     share::ShareOffsetsAdmin* share_offsets_admin() { return share_offsets_admin_; }
     void set_share_offsets_admin(share::ShareOffsetsAdmin* admin) { share_offsets_admin_ = admin; }
 
@@ -131,6 +138,8 @@ class Broker {
     std::unique_ptr<control::ControlPlane> control_;
     std::unique_ptr<telemetry::ClientTelemetry> client_telemetry_;
     control::VersionEmulation emulation_;
+    share::ShareMembership* share_membership_ = nullptr;
+    share::SharePartitionManager* share_partitions_ = nullptr;
     share::ShareOffsetsAdmin* share_offsets_admin_ = nullptr;
 };
 
