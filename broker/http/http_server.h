@@ -60,6 +60,8 @@ class HttpServer {
 
     uint16_t port() const { return port_; }
     bool https() const { return options_.tls != nullptr; }
+    // Connections accepted and not yet closed (at most max_connections).
+    size_t open_connections() const { return open_.load(); }
 
   private:
     class Connection;
