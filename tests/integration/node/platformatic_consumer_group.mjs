@@ -144,10 +144,18 @@ step('the producer stops: every message it sent is consumed')
 producing = false
 await producerDone
 await until(`all ${sent.length} messages consumed`, () => sent.every(v => received.has(v)))
-const twice = sent.filter(v => received.get(v) > 1).length
-console.log(`    ${sent.length} sent, all consumed; ${twice} consumed twice (after a partition moved ` +
-  'before its last autocommit)')
-assert.ok(twice <= sent.length / 10, `${twice} of ${sent.length} messages consumed twice`)
+// A message is consumed twice when a member's assignment changed before its last autocommit
+// (every 200 ms) covered it: @platformatic/kafka then resumes each of its partitions from the
+// committed offset, moved or not (seen: duplicates on partitions that never moved). So the
+// duplicates depend on the two rebalances, not on how many messages were sent: at most a few
+// per partition per rebalance. (The bound was a tenth of all messages sent; fewer are sent when
+// the rebalances are quick, and a cold CI run went over it with ~190 sent.)
+const twice = sent.filter(v => received.get(v) > 1)
+console.log(`    ${sent.length} sent, all consumed; ${twice.length} consumed twice (after an ` +
+  'assignment changed before the last autocommit)')
+const perRebalance = 3 * PARTITIONS
+assert.ok(twice.length <= Math.max(sent.length / 10, 2 * perRebalance),
+  `${twice.length} of ${sent.length} messages consumed twice over two rebalances`)
 
 polling = false
 await offsetsPoller
