@@ -43,6 +43,11 @@ bool refused_alter(const RequestContext& ctx, int8_t type, const std::string& na
     return false;
 }
 
+void fail(protocol::AlterConfigsResourceResponse& r, ErrorCode e, std::string message) {
+    r.error_code = e;
+    r.error_message = std::move(message);
+}
+
 // A GROUP resource's values (KIP-932 share.* group configs): validated as a whole with Kafka's
 // errors, then written (broker/group/share/group_configs.h).
 void apply_group(RequestContext& ctx, const std::string& group,
@@ -53,11 +58,6 @@ void apply_group(RequestContext& ctx, const std::string& group,
         return fail(r, set.error, std::move(set.message));
     if (!validate_only)
         spdlog::info("group '{}' now has {} config(s) (for {})", group, values.size(), ctx.peer);
-}
-
-void fail(protocol::AlterConfigsResourceResponse& r, ErrorCode e, std::string message) {
-    r.error_code = e;
-    r.error_message = std::move(message);
 }
 
 // Applies the new override set to the topic (common tail of both APIs).

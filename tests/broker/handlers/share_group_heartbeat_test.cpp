@@ -149,7 +149,8 @@ TEST_F(ShareGroupHeartbeatTest, GroupConfigsAreValidatedKeptAndApplied) {
               ErrorCode::none);
     EXPECT_EQ(broker().share_membership()->config("g").delivery_count_limit, 5);
     // Kept in the log directory: a new GroupConfigs over the file reads the same.
-    group::share::GroupConfigs reread(dir_.path() / "group-configs", config);
+    group::share::GroupConfigs reread(std::filesystem::path(config.log_dir) / "group-configs",
+                                      config);
     EXPECT_EQ(reread.values("g").at("share.isolation.level"), "read_committed");
     EXPECT_EQ(reread.values("g").count("share.delivery.count.limit"), 0u);
 }
