@@ -22,13 +22,13 @@ const kafka = createKafkaClient({ clientId: 'kafka-ts-share', bootstrapServers: 
 const cluster = kafka.createCluster()
 await cluster.connect()
 
-// A request whose error kafka-ts throws: the error code and message instead.
+// A request whose error kafka-ts throws: the decoded answer (errors included) instead.
 const send = async (api, body) => {
   try {
     return await cluster.sendRequest(api, body)
   } catch (e) {
     if (e.errorCode === undefined) throw e
-    return { errorCode: e.errorCode, errorMessage: e.errorMessage ?? null }
+    return e.response ?? { errorCode: e.errorCode, errorMessage: e.errorMessage ?? null }
   }
 }
 const uuidHex = id => Buffer.isBuffer(id) ? id.toString('hex') : String(id)
