@@ -96,11 +96,11 @@ class TransactionsV2Test : public HandlerTest {
 
 TEST_F(TransactionsV2Test, ApiVersionsAdvertisesTheFinalizedTransactionVersion) {
     auto r = api_versions();
-    ASSERT_EQ(r.supported_features.size(), 1u);
+    ASSERT_EQ(r.supported_features.size(), 2u);  // and share.version (share groups)
     EXPECT_EQ(r.supported_features[0].name, "transaction.version");
     EXPECT_EQ(r.supported_features[0].min_version, 0);
     EXPECT_EQ(r.supported_features[0].max_version, 2);
-    ASSERT_EQ(r.finalized_features.size(), 1u);
+    ASSERT_EQ(r.finalized_features.size(), 2u);
     EXPECT_EQ(r.finalized_features[0].name, "transaction.version");
     EXPECT_EQ(r.finalized_features[0].max_version_level, 2);
     EXPECT_EQ(r.finalized_features[0].min_version_level, 2);
@@ -122,8 +122,9 @@ TEST_F(TransactionsV2Test, EmulatedReleasesListTheFeatureFromKafka40) {
 TEST_F(TransactionsV2Test, LevelZeroIsNotListedAsFinalized) {
     config.transaction_version = 0;
     auto r = api_versions(3);
-    EXPECT_EQ(r.supported_features.size(), 1u);
-    EXPECT_TRUE(r.finalized_features.empty());
+    EXPECT_EQ(r.supported_features.size(), 2u);  // transaction.version and share.version
+    ASSERT_EQ(r.finalized_features.size(), 1u);
+    EXPECT_EQ(r.finalized_features[0].name, "share.version");
 }
 
 TEST_F(TransactionsV2Test, UpdateFeaturesFollowsKafkasRulesAndIsKeptAcrossARestart) {
@@ -144,7 +145,7 @@ TEST_F(TransactionsV2Test, UpdateFeaturesFollowsKafkasRulesAndIsKeptAcrossAResta
     // A safe downgrade to 1, then ApiVersions shows it at a new epoch.
     EXPECT_EQ(update(1, 2).error_code, ErrorCode::none);
     auto r = api_versions();
-    ASSERT_EQ(r.finalized_features.size(), 1u);
+    ASSERT_EQ(r.finalized_features.size(), 2u);  // and share.version, at 1
     EXPECT_EQ(r.finalized_features[0].max_version_level, 1);
     EXPECT_EQ(r.finalized_features_epoch, 2);
     EXPECT_EQ(update(2, 2).error_code, ErrorCode::invalid_update_version);  // "downgrade" up
@@ -156,7 +157,8 @@ TEST_F(TransactionsV2Test, UpdateFeaturesFollowsKafkasRulesAndIsKeptAcrossAResta
     EXPECT_EQ(update(0, 1, false, 0).error_code, ErrorCode::invalid_update_version);
     EXPECT_EQ(update(0, 2, false, 0).error_code, ErrorCode::none);
     EXPECT_EQ(broker().features().transaction_version(), 0);
-    EXPECT_TRUE(api_versions().finalized_features.empty());
+    ASSERT_EQ(api_versions().finalized_features.size(), 1u);
+    EXPECT_EQ(api_versions().finalized_features[0].name, "share.version");
     // v2 has no per-feature results; the upgrade back works.
     auto v2 = update(2, 1, false, 2);
     EXPECT_EQ(v2.error_code, ErrorCode::none);
