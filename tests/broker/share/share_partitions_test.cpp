@@ -4,6 +4,8 @@
 // tick(), release_member, delete_group and the offsets admin.
 #include "broker/share/share_partitions.h"
 
+#include "share_test_support.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -11,28 +13,14 @@
 
 #include "broker/topics/internal_log.h"
 
-namespace skiff::protocol {
-inline void PrintTo(ErrorCode e, std::ostream* os) {
-    *os << error_name(e) << " (" << static_cast<int>(e) << ")";
-}
-}  // namespace skiff::protocol
-
 namespace skiff::broker::share {
-
-inline bool operator==(const AcquiredRecords& a, const AcquiredRecords& b) {
-    return a.first_offset == b.first_offset && a.last_offset == b.last_offset &&
-           a.delivery_count == b.delivery_count;
-}
-inline void PrintTo(const AcquiredRecords& a, std::ostream* os) {
-    *os << "[" << a.first_offset << ".." << a.last_offset << " x" << a.delivery_count << "]";
-}
 
 namespace {
 
 namespace fs = std::filesystem;
 using protocol::ErrorCode;
 using Acquired = std::vector<AcquiredRecords>;
-constexpr int8_t kAccept = 1, kRelease = 2, kReject = 3;
+using namespace ack_type;
 
 struct SharePartitionsTest : ::testing::Test {
     fs::path dir = fs::temp_directory_path() /
@@ -88,7 +76,10 @@ struct SharePartitionsTest : ::testing::Test {
             return std::optional<int64_t>(high_watermark);
         };
         config.clock_ms = [this] { return now; };
-        auto opened = SharePartitions::open(raw, config, lookup);
+        ShareStateLogs state_logs;
+        state_logs.existing = raw;
+        state_logs.partitions_to_create = kLogPartitions;
+        auto opened = SharePartitions::open(state_logs, config, lookup);
         ASSERT_TRUE(opened) << opened.error();
         shares = std::move(*opened);
     }
@@ -325,6 +316,32 @@ TEST_F(SharePartitionsTest, PruningKeepsWhatReplayNeeds) {
     open();
     EXPECT_EQ(next(), 4);
     EXPECT_EQ(acquire("m", {{0, 9}}), (Acquired{{4, 9, 2}}));
+}
+
+TEST_F(SharePartitionsTest, TopicIsCreatedAtTheFirstWrite) {
+    shares.reset();
+    ShareStateLogs lazy;
+    lazy.partitions_to_create = kLogPartitions;
+    int creations = 0;
+    lazy.create = [&]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
+        ++creations;
+        std::vector<storage::PartitionLog*> raw;
+        for (auto& l : logs)
+            raw.push_back(l.get());
+        return raw;
+    };
+    ShareTopicLookup lookup;
+    auto opened = SharePartitions::open(lazy, config, lookup);
+    ASSERT_TRUE(opened) << opened.error();
+    EXPECT_EQ(creations, 0);  // no share group, no topic
+    (*opened)->tick(now);
+    EXPECT_EQ(creations, 0);
+    EXPECT_EQ((*opened)->next_fetch_offset(key, group, bounds, now), 0);
+    EXPECT_EQ(creations, 1);
+    EXPECT_EQ((*opened)->acquire(key, "m", std::vector<FetchedBatch>{{0, 9}}, 500, group, now),
+              (Acquired{{0, 9, 1}}));
+    EXPECT_EQ(creations, 1);
+    EXPECT_EQ(log_records(), 2);
 }
 
 }  // namespace
