@@ -301,6 +301,8 @@ std::vector<AcquiredRecords> SharePartitions::acquire(const SharePartitionKey& k
 ErrorCode SharePartitions::acknowledge(const SharePartitionKey& key, const std::string& member_id,
                                        std::span<const AcknowledgementBatch> batches,
                                        const ShareGroupConfig& config, int64_t now_ms) {
+    if (batches.empty())
+        return ErrorCode::none;
     auto e = find(key);
     const MemberRef member = member_ref(member_id, false);
     if (!e) {

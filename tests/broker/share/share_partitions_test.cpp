@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "broker/topics/internal_log.h"
@@ -342,6 +344,39 @@ TEST_F(SharePartitionsTest, TopicIsCreatedAtTheFirstWrite) {
               (Acquired{{0, 9, 1}}));
     EXPECT_EQ(creations, 1);
     EXPECT_EQ(log_records(), 2);
+}
+
+}  // namespace
+}  // namespace skiff::broker::share
+
+namespace skiff::broker::share {
+namespace {
+
+// Not a test: how fast one share-partition goes through acquire + acknowledge, with its writes
+// to a real log (run with --gtest_also_run_disabled_tests; it asserts nothing about time).
+TEST_F(SharePartitionsTest, DISABLED_Throughput) {
+    ASSERT_EQ(next(), 0);
+    constexpr int64_t kRecords = 2'000'000;
+    constexpr int64_t kPerBatch = 100;  // records per log batch
+    constexpr int64_t kPerFetch = 500;  // records per ShareFetch
+    bounds.read_end_offset = kRecords;
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<FetchedBatch> batches;
+    for (int64_t fetch = 0; fetch < kRecords; fetch += kPerFetch) {
+        batches.clear();
+        for (int64_t b = fetch; b < fetch + kPerFetch; b += kPerBatch)
+            batches.push_back({b, b + kPerBatch - 1});
+        auto got = acquire("m", batches);
+        ASSERT_EQ(got.size(), 1u);
+        ASSERT_EQ(ack("m", {{got[0].first_offset, got[0].last_offset, {kAccept}}}),
+                  ErrorCode::none);
+    }
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("%lld records, %lld writes in %.3f s: %.0f records/s\n",
+                static_cast<long long>(kRecords), static_cast<long long>(shares->records_written()),
+                s, static_cast<double>(kRecords) / s);
+    EXPECT_EQ(start_of(), kRecords);
 }
 
 }  // namespace
