@@ -354,6 +354,23 @@ TEST_F(SharePartitionsTest, TopicIsCreatedAtTheFirstWrite) {
 namespace skiff::broker::share {
 namespace {
 
+// A __share_group_state made earlier with another partition count (a client's Metadata
+// auto-created it) is used as it is: the key hashes over its real partition count.
+TEST_F(SharePartitionsTest, ExistingTopicKeepsItsPartitionCount) {
+    shares.reset();
+    ShareStateLogs lazy;
+    lazy.partitions_to_create = 50;
+    lazy.create = [&]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
+        return std::vector<storage::PartitionLog*>{logs[0].get(), logs[1].get()};
+    };
+    auto opened = SharePartitions::open(lazy, config, ShareTopicLookup{});
+    ASSERT_TRUE(opened) << opened.error();
+    ASSERT_EQ((*opened)->next_fetch_offset(key, group, bounds, now), 0);
+    const int32_t p = share_state_partition_for(share_coordinator_key("g", topic_id, 0), 2);
+    EXPECT_EQ(logs[static_cast<size_t>(p)]->log_end_offset(), 1);
+    EXPECT_EQ(logs[static_cast<size_t>(1 - p)]->log_end_offset(), 0);
+}
+
 // Four members consume three share-partitions at once while the broker's timer ticks: every
 // record is acquired and accepted exactly once, and nothing deadlocks.
 TEST_F(SharePartitionsTest, ConcurrentMembersShareEveryRecordOnce) {
