@@ -371,6 +371,23 @@ TEST_F(SharePartitionsTest, ExistingTopicKeepsItsPartitionCount) {
     EXPECT_EQ(logs[static_cast<size_t>(1 - p)]->log_end_offset(), 0);
 }
 
+// broker/control's reset: the manager forgets everything and loads the new (here: no) topic;
+// its restore: the state read back from the old logs.
+TEST_F(SharePartitionsTest, ReopenLoadsTheGivenLogs) {
+    ASSERT_EQ(next(), 0);
+    ASSERT_EQ(acquire("m", {{0, 9}}).size(), 1u);
+    ASSERT_EQ(ack("m", {{0, 4, {kAccept}}}), ErrorCode::none);
+    ASSERT_TRUE(shares->reopen(ShareStateLogs{}));
+    EXPECT_EQ(shares->share_partition_count(), 0u);
+    EXPECT_EQ(ack("m", {{5, 9, {kAccept}}}), ErrorCode::invalid_record_state);
+    ShareStateLogs old;
+    for (auto& l : logs)
+        old.existing.push_back(l.get());
+    ASSERT_TRUE(shares->reopen(old));
+    EXPECT_EQ(start_of(), 5);
+    EXPECT_EQ(next(), 5);
+}
+
 // Four members consume three share-partitions at once while the broker's timer ticks: every
 // record is acquired and accepted exactly once, and nothing deadlocks.
 TEST_F(SharePartitionsTest, ConcurrentMembersShareEveryRecordOnce) {
