@@ -121,6 +121,9 @@ struct BrokerConfig {
     int32_t group_consumer_max_heartbeat_interval_ms = 15000;
     int32_t group_consumer_min_session_timeout_ms = 45000;
     int32_t group_consumer_max_session_timeout_ms = 60000;
+    // Share groups (KIP-932, docs/share-groups.md): the share sessions this broker holds at most
+    // (ShareFetch's SHARE_SESSION_LIMIT_REACHED beyond).
+    int32_t group_share_max_share_sessions = 2000;
     int64_t offsets_retention_minutes = 10080;
     int32_t offset_metadata_max_bytes = 4096;
     int64_t transaction_max_timeout_ms = 900000;
