@@ -288,6 +288,18 @@ void Broker::open_share_partitions() {
     share_state_ = std::move(*opened);
     share_partitions_ = share_state_.get();
     share_offsets_admin_ = share_state_.get();
+    // What a share group's membership tells the share side (broker/share/share_membership.h):
+    // a member that leaves or is fenced loses its share session and what it holds is released;
+    // a deleted group's sessions and share-partition state go.
+    share_membership_->set_listener(
+        {[this](const std::string& group_id, const std::string& member_id) {
+             share_sessions_.member_left(group_id, member_id);
+             share_state_->release_member(group_id, member_id, storage::wall_clock_ms());
+         },
+         [this](const std::string& group_id) {
+             share_sessions_.group_deleted(group_id);
+             share_state_->delete_group(group_id);
+         }});
 }
 
 void Broker::open_schema_registry() {

@@ -345,6 +345,14 @@ bool GroupCoordinator::is_share_group(const std::string& group_id) const {
     return groups_.find_as<share::ShareGroup>(group_id) != nullptr;
 }
 
+std::optional<int32_t> GroupCoordinator::share_group_size(const std::string& group_id) const {
+    std::lock_guard lock(mutex_);
+    const auto* g = groups_.find_as<share::ShareGroup>(group_id);
+    if (!g || g->is_dead())
+        return std::nullopt;
+    return static_cast<int32_t>(g->member_count());
+}
+
 ErrorCode GroupCoordinator::validate_offset_fetch(const std::string& group_id,
                                                   const std::optional<std::string>& member_id,
                                                   int32_t member_epoch) const {

@@ -110,6 +110,9 @@ class GroupCoordinator {
     // The share groups' ids (group configs' DescribeConfigs of a group needs none of this;
     // metrics do).
     bool is_share_group(const std::string& group_id) const;
+    // The share group's member count, nullopt when no (live) share group has this id: the
+    // share-offsets admin APIs answer GROUP_ID_NOT_FOUND and NON_EMPTY_GROUP from it.
+    std::optional<int32_t> share_group_size(const std::string& group_id) const;
 
     // OffsetFetch v9+: whether this member of a consumer group may read its offsets (NONE for
     // any other group, and for a fetch without member).

@@ -21,6 +21,9 @@ class CoordinatorShareMembership final : public broker::share::ShareMembership {
     broker::share::ShareGroupConfig config(const std::string& group_id) const override {
         return configs_.share_config(group_id);
     }
+    std::optional<int32_t> share_group_size(const std::string& group_id) const override {
+        return groups_.share_group_size(group_id);
+    }
     void set_listener(Listener listener) override {
         groups_.set_share_listener(std::move(listener));
     }
