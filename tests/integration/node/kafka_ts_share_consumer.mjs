@@ -22,7 +22,8 @@
 //               releaseKeys?, hold?, fetches?, ackWith?: 'fetch'|'ack', startDelayMs?,
 //               startAfter?: NAME }],
 //               stopAfterFinal?, idleMs?, maxMs?, maxRecords?, maxWaitMs?, batchSize?,
-//               stopFile? }
+//               stopFile?, quiet? }
+//     quiet (the benchmark): every record accepted, no line per event, counts in the last line.
 //     Stops when stopAfterFinal distinct records were accepted or rejected (acknowledgements
 //     applied), when idleMs passed without a delivery (after the first), when stopFile exists,
 //     or after maxMs; then sends what it owes and leaves.
@@ -207,6 +208,10 @@ class Member {
   }
 
   reportAcks (sent, errors) {
+    if (this.run.quiet) {
+      for (const e of errors.values()) if (e) this.run.ackErrors++
+      return
+    }
     for (const [topicId, partitions] of sent) {
       for (const p of partitions) {
         const error = errors.get(`${topicId}:${p.partitionIndex}`) ?? 0
@@ -325,10 +330,17 @@ class Member {
           if (!this.cfg.hold) this.owe(topicId, p.partitionIndex, o, GAP)
           continue
         }
+        n++
+        if (this.run.quiet) {
+          // The benchmark: accept everything, count, print nothing per record.
+          this.owe(topicId, p.partitionIndex, o, ACCEPT)
+          this.run.finalCount++
+          this.run.bytes += rec.value === null ? 0 : rec.value.length
+          continue
+        }
         const key = rec.key === null ? null : rec.key.toString()
         const type = this.decide(key, range.deliveryCount)
         emit({ event: 'delivery', member: this.name, partition: p.partitionIndex, offset: Number(o), key, delivery_count: range.deliveryCount, ack: type })
-        n++
         if (type !== null) {
           this.owe(topicId, p.partitionIndex, o, type)
           if (type === ACCEPT || type === REJECT) this.run.final.add(`${p.partitionIndex}:${o}`)
@@ -370,7 +382,12 @@ class Member {
       }
       try {
         const n = await this.shareFetch()
-        if (n > 0) { this.fetches++; this.run.lastDelivery = Date.now(); this.run.delivered.add(this.name) }
+        if (n > 0) {
+          this.fetches++
+          this.run.lastDelivery = Date.now()
+          this.run.firstDelivery ??= this.run.lastDelivery
+          this.run.delivered.add(this.name)
+        }
       } catch (e) {
         emit({ event: 'fetch_exception', member: this.name, message: String(e) })
         await sleep(100)
@@ -398,7 +415,7 @@ class Member {
 }
 
 async function consume (cfg) {
-  const run = { ...cfg, final: new Set(), delivered: new Set(), lastDelivery: 0 }
+  const run = { ...cfg, final: new Set(), finalCount: 0, bytes: 0, ackErrors: 0, delivered: new Set(), lastDelivery: 0 }
   const members = cfg.members.map(m => new Member(m, run))
   const started = Date.now()
   const hb = members.map(m => m.heartbeatLoop())
@@ -406,7 +423,7 @@ async function consume (cfg) {
   for (;;) {
     await sleep(50)
     const now = Date.now()
-    if (cfg.stopAfterFinal && run.final.size >= cfg.stopAfterFinal) break
+    if (cfg.stopAfterFinal && run.final.size + run.finalCount >= cfg.stopAfterFinal) break
     if (cfg.idleMs && run.lastDelivery && now - run.lastDelivery > cfg.idleMs) break
     if (cfg.stopFile && existsSync(cfg.stopFile)) break
     if (now - started > (cfg.maxMs ?? 60000)) { emit({ event: 'timeout' }); break }
@@ -416,7 +433,7 @@ async function consume (cfg) {
   // Acknowledgements still owed (the last batch) go out, accepted records are counted final.
   await Promise.all(members.map(m => m.close()))
   await Promise.all(hb)
-  emit({ event: 'done', final: run.final.size })
+  emit({ event: 'done', final: run.final.size + run.finalCount, bytes: run.bytes, ackErrors: run.ackErrors, firstDeliveryMs: run.firstDelivery ? run.firstDelivery - started : null, lastDeliveryMs: run.lastDelivery - started })
 }
 
 // ---- the other modes ----------------------------------------------------------------------
