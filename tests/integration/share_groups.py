@@ -48,13 +48,17 @@ def create_topic(broker, topic, partitions):
         f.result(timeout=20)
 
 
-def produce(broker, topic, records):
-    """records: (partition, key, value) tuples; every one acknowledged or the test fails."""
+def produce(broker, topic, records, batch_each=False):
+    """records: (partition, key, value) tuples; every one acknowledged or the test fails.
+    batch_each: one record per batch (a flush after each), so that a fetch can acquire a
+    single one."""
     p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5})
     errors = []
     for partition, key, value in records:
         p.produce(topic, value, key, partition=partition,
                   on_delivery=lambda e, _m: e and errors.append(e))
+        if batch_each:
+            assert p.flush(30) == 0, "record not delivered"
     assert p.flush(30) == 0, "records not delivered"
     assert not errors, errors
 

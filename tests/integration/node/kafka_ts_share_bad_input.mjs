@@ -57,13 +57,13 @@ export async function badInput (cfg, { Connection, answer, topicIds, sleep }) {
   }
   // One ShareFetch of partition 0 at the member's session epoch; the epoch moves on when it was
   // accepted. Returns { error, partitionError, ackError, acquired: [[first, last, count]] }.
-  async function fetch (m, { acks, epoch, maxRecords = 100 } = {}) {
+  async function fetch (m, { acks, epoch, maxRecords = 100, maxWaitMs = 100 } = {}) {
     const e = epoch ?? m.session
     const r = await answer(conn.send(API.SHARE_FETCH, {
       groupId: cfg.group,
       memberId: m.id,
       shareSessionEpoch: e,
-      maxWaitMs: 1000,
+      maxWaitMs,
       minBytes: 1,
       maxBytes: 1048576,
       maxRecords,
@@ -96,7 +96,7 @@ export async function badInput (cfg, { Connection, answer, topicIds, sleep }) {
   // Fetches until something is acquired (a fetch may answer before the records are read).
   async function fetchSome (m, opts) {
     for (let i = 0; i < 20; i++) {
-      const f = await fetch(m, opts)
+      const f = await fetch(m, { maxWaitMs: 1000, ...opts })
       if (f.error || f.acquired.length) return f
     }
     return { error: -1, acquired: [] }
@@ -128,6 +128,7 @@ export async function badInput (cfg, { Connection, answer, topicIds, sleep }) {
     // A member id the group does not know.
     const stranger = { id: randomUUID(), epoch: 0, session: 0 }
     result.unknownMember = (await fetch(stranger, { epoch: 0 })).error
+    stranger.session = 1 // as if it had a session: epoch 0 cannot acknowledge
     result.unknownMemberAck = await acknowledge(stranger, 0, 0)
 
     // The lock expires: B's records (acquired above) are available again after lockMs; B's late

@@ -14,7 +14,8 @@
 // invariants:
 //   {"event":"delivery","member","partition","offset","key","delivery_count","ack"}
 //   {"event":"ack","member","partition","first","last","types","error"}   (error 0: applied;
-//    -1: unknown, the connection was lost with the request in flight)
+//    -1: unknown, the connection was lost with the request in flight; -2: not sent, the session
+//    they belonged to is gone)
 //
 // Usage:
 //   node kafka_ts_share_consumer.mjs consume HOST:PORT CONFIG_JSON
@@ -234,6 +235,13 @@ class Member {
 
   async shareFetch () {
     const acks = this.takeAcks()
+    if (this.sessionEpoch === 0 && acks.size) {
+      // Epoch 0 opens a session and must not carry acknowledgements (Kafka refuses them): these
+      // belong to a session that is gone, whose records the broker released or will at the
+      // end of their locks. Reported as never sent (-2).
+      this.reportAcks(acks, new Map([...acks].flatMap(([t, ps]) => ps.map(p => [`${t}:${p.partitionIndex}`, -2]))))
+      acks.clear()
+    }
     // Epoch 0 opens the session with every assigned partition; later requests send only what
     // changed (new partitions, acknowledgements) and forget what is no longer assigned.
     const topics = new Map()
