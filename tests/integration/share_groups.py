@@ -35,7 +35,11 @@ SHARE_SESSION_LIMIT_REACHED = 133
 
 # Kafka's group.share.min.record.lock.duration.ms is 15 s: lowered so that a test may set a
 # group's share.record.lock.duration.ms to a second or two, as Kafka allows once the minimum is.
-SHORT_LOCKS = {"group.share.min.record.lock.duration.ms": "1000"}
+# Heartbeats every second (Kafka: 5 s, also the minimum) so that members take a new assignment
+# soon after another joins.
+SHORT_LOCKS = {"group.share.min.record.lock.duration.ms": "1000",
+               "group.share.min.heartbeat.interval.ms": "500",
+               "group.share.heartbeat.interval.ms": "1000"}
 
 
 def install_clients():

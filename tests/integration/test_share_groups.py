@@ -112,7 +112,11 @@ class ShareGroupsTest(ShareGroupTestBase):
         broker = self.start_broker()
         topic, group = "share-lock", "sg-lock"
         n = 12
-        expected = self.records_of(broker, topic, n)
+        # One partition: the simple assignor gives it to both members (with two partitions
+        # each member would have its own).
+        create_topic(broker, topic, 1)
+        produce(broker, topic, [(0, "k%d" % i, b"v") for i in range(n)])
+        expected = {(0, o) for o in range(n)}
         self.group_config(broker, group, share_auto_offset_reset="earliest",
                           share_record_lock_duration_ms=2000)
         # The holder fetches once and never acknowledges; it keeps heartbeating, so it is only
