@@ -146,9 +146,19 @@ void Broker::open_groups() {
     if (gc.consumer.assignors.empty())
         gc.consumer.assignors = {"uniform", "range"};
     gc.migration = group::parse_migration_policy(config_.group_consumer_migration_policy);
+    gc.share.heartbeat_interval_ms = config_.group_share_heartbeat_interval_ms;
+    gc.share.session_timeout_ms = config_.group_share_session_timeout_ms;
+    gc.share.max_size = config_.group_share_max_size;
     groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
     // Members that keep heartbeating after a restart carry on where they were.
     groups_->restore(group_topic_view());
+    // Share groups' membership as ShareFetch and ShareAcknowledge see it, with the groups' own
+    // configs (broker/share/share_membership.h).
+    group_configs_ =
+        std::make_unique<group::share::GroupConfigs>(logs_->log_dir() / "group-configs", config_);
+    coordinator_share_membership_ =
+        std::make_unique<group::share::CoordinatorShareMembership>(*groups_, *group_configs_);
+    set_share_membership(coordinator_share_membership_.get());
 }
 
 group::TopicView Broker::group_topic_view() {

@@ -121,6 +121,21 @@ struct BrokerConfig {
     int32_t group_consumer_max_heartbeat_interval_ms = 15000;
     int32_t group_consumer_min_session_timeout_ms = 45000;
     int32_t group_consumer_max_session_timeout_ms = 60000;
+    // KIP-932 share groups (docs/share-groups.md), Kafka 4.2's names and defaults.
+    int32_t group_share_heartbeat_interval_ms = 5000;
+    int32_t group_share_min_heartbeat_interval_ms = 5000;
+    int32_t group_share_max_heartbeat_interval_ms = 15000;
+    int32_t group_share_session_timeout_ms = 45000;
+    int32_t group_share_min_session_timeout_ms = 45000;
+    int32_t group_share_max_session_timeout_ms = 60000;
+    int32_t group_share_max_size = 200;
+    int32_t group_share_record_lock_duration_ms = 30000;
+    int32_t group_share_min_record_lock_duration_ms = 15000;
+    int32_t group_share_max_record_lock_duration_ms = 60000;
+    int32_t group_share_delivery_count_limit = 5;
+    int32_t group_share_partition_max_record_locks = 2000;
+    // share.version: the finalized level of Kafka's share.version feature (1: share groups on).
+    int32_t share_version = 1;
     int64_t offsets_retention_minutes = 10080;
     int32_t offset_metadata_max_bytes = 4096;
     int64_t transaction_max_timeout_ms = 900000;

@@ -105,11 +105,37 @@ Expected<void, ConfigError> check_consumer_group_timeouts(
          "group.consumer.heartbeat.interval.ms (" + n(c.group_consumer_heartbeat_interval_ms) +
              ") must be less than group.consumer.session.timeout.ms (" +
              n(c.group_consumer_session_timeout_ms) + ")"},
+        {c.group_share_heartbeat_interval_ms < c.group_share_min_heartbeat_interval_ms ||
+             c.group_share_heartbeat_interval_ms > c.group_share_max_heartbeat_interval_ms,
+         "group.share.heartbeat.interval.ms (" + n(c.group_share_heartbeat_interval_ms) +
+             ") must be between group.share.min.heartbeat.interval.ms (" +
+             n(c.group_share_min_heartbeat_interval_ms) +
+             ") and group.share.max.heartbeat.interval.ms (" +
+             n(c.group_share_max_heartbeat_interval_ms) + ")"},
+        {c.group_share_session_timeout_ms < c.group_share_min_session_timeout_ms ||
+             c.group_share_session_timeout_ms > c.group_share_max_session_timeout_ms,
+         "group.share.session.timeout.ms (" + n(c.group_share_session_timeout_ms) +
+             ") must be between group.share.min.session.timeout.ms (" +
+             n(c.group_share_min_session_timeout_ms) +
+             ") and group.share.max.session.timeout.ms (" +
+             n(c.group_share_max_session_timeout_ms) + ")"},
+        {c.group_share_record_lock_duration_ms < c.group_share_min_record_lock_duration_ms ||
+             c.group_share_record_lock_duration_ms > c.group_share_max_record_lock_duration_ms,
+         "group.share.record.lock.duration.ms (" + n(c.group_share_record_lock_duration_ms) +
+             ") must be between group.share.min.record.lock.duration.ms (" +
+             n(c.group_share_min_record_lock_duration_ms) +
+             ") and group.share.max.record.lock.duration.ms (" +
+             n(c.group_share_max_record_lock_duration_ms) + ")"},
     };
     static constexpr std::string_view kKeys[] = {
         "group.consumer.heartbeat.interval.ms",     "group.consumer.session.timeout.ms",
         "group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms",
-        "group.consumer.min.session.timeout.ms",    "group.consumer.max.session.timeout.ms"};
+        "group.consumer.min.session.timeout.ms",    "group.consumer.max.session.timeout.ms",
+        "group.share.heartbeat.interval.ms",        "group.share.session.timeout.ms",
+        "group.share.min.heartbeat.interval.ms",    "group.share.max.heartbeat.interval.ms",
+        "group.share.min.session.timeout.ms",       "group.share.max.session.timeout.ms",
+        "group.share.record.lock.duration.ms",      "group.share.min.record.lock.duration.ms",
+        "group.share.max.record.lock.duration.ms"};
     for (const Rule& rule : rules) {
         if (!rule.broken)
             continue;

@@ -569,6 +569,73 @@ std::vector<SettingDescriptor> make_table() {
                 "consumer-protocol member leaving converts it back), bidirectional (both) or "
                 "disabled (neither). Classic members of a consumer group are always served.",
          .member = &BC::group_consumer_migration_policy, .check = check_migration_policy},
+        {.key = "group.share.heartbeat.interval.ms",
+         .default_value = "5000",
+         .doc = "How often members of a share group (KIP-932) heartbeat; a group's "
+                "share.heartbeat.interval.ms overrides it.",
+         .member = &BC::group_share_heartbeat_interval_ms, .min = 1},
+        {.key = "group.share.min.heartbeat.interval.ms",
+         .default_value = "5000",
+         .doc = "Lower bound of group.share.heartbeat.interval.ms and of a group's "
+                "share.heartbeat.interval.ms.",
+         .member = &BC::group_share_min_heartbeat_interval_ms, .min = 1},
+        {.key = "group.share.max.heartbeat.interval.ms",
+         .default_value = "15000",
+         .doc = "Upper bound of group.share.heartbeat.interval.ms and of a group's "
+                "share.heartbeat.interval.ms.",
+         .member = &BC::group_share_max_heartbeat_interval_ms, .min = 1},
+        {.key = "group.share.session.timeout.ms",
+         .default_value = "45000",
+         .doc = "A share group member that sends no heartbeat for this long is removed (its "
+                "acquired records are released); a group's share.session.timeout.ms overrides it.",
+         .member = &BC::group_share_session_timeout_ms, .min = 1},
+        {.key = "group.share.min.session.timeout.ms",
+         .default_value = "45000",
+         .doc = "Lower bound of group.share.session.timeout.ms and of a group's "
+                "share.session.timeout.ms.",
+         .member = &BC::group_share_min_session_timeout_ms, .min = 1},
+        {.key = "group.share.max.session.timeout.ms",
+         .default_value = "60000",
+         .doc = "Upper bound of group.share.session.timeout.ms and of a group's "
+                "share.session.timeout.ms.",
+         .member = &BC::group_share_max_session_timeout_ms, .min = 1},
+        {.key = "group.share.max.size",
+         .default_value = "200",
+         .doc = "Members a share group may have (GROUP_MAX_SIZE_REACHED beyond).",
+         .member = &BC::group_share_max_size, .min = 1, .max = 1000},
+        {.key = "group.share.record.lock.duration.ms",
+         .default_value = "30000",
+         .doc = "How long a share consumer holds the records it acquired before they are "
+                "available to others again; a group's share.record.lock.duration.ms overrides "
+                "it.",
+         .member = &BC::group_share_record_lock_duration_ms, .min = 1000, .max = 3600000},
+        {.key = "group.share.min.record.lock.duration.ms",
+         .default_value = "15000",
+         .doc = "Lower bound of group.share.record.lock.duration.ms and of a group's "
+                "share.record.lock.duration.ms.",
+         .member = &BC::group_share_min_record_lock_duration_ms, .min = 1000, .max = 30000},
+        {.key = "group.share.max.record.lock.duration.ms",
+         .default_value = "60000",
+         .doc = "Upper bound of group.share.record.lock.duration.ms and of a group's "
+                "share.record.lock.duration.ms.",
+         .member = &BC::group_share_max_record_lock_duration_ms, .min = 30000, .max = 3600000},
+        {.key = "group.share.delivery.count.limit",
+         .default_value = "5",
+         .doc = "Deliveries of a record to share consumers after which it is archived, never "
+                "delivered again; a group's share.delivery.count.limit overrides it.",
+         .member = &BC::group_share_delivery_count_limit, .min = 2, .max = 10},
+        {.key = "group.share.partition.max.record.locks",
+         .default_value = "2000",
+         .doc = "Records of one share-partition that may be acquired (in flight) at once.",
+         .member = &BC::group_share_partition_max_record_locks, .min = 100, .max = 10000},
+        {.key = "share.version",
+         .default_value = "1",
+         .doc = "The finalized level of Kafka's share.version feature when the broker starts "
+                "(Kafka sets it with kafka-storage format --feature): 1 (Kafka 4.2's default) "
+                "serves share groups (ShareGroupHeartbeat, ShareGroupDescribe, ShareFetch, "
+                "ShareAcknowledge and the share group offsets APIs, advertised in ApiVersions), "
+                "0 turns them off (docs/share-groups.md).",
+         .member = &BC::share_version, .min = 0, .max = 1},
         {.key = "offsets.retention.minutes",
          .default_value = "10080",
          .doc = "Time committed offsets of an empty group are kept.",

@@ -61,5 +61,7 @@
     X(consumer_group_describe,  69, ConsumerGroupDescribe,   ConsumerGroupDescribeRequest,   ConsumerGroupDescribeResponse,   0,  1,  0) \
     X(get_telemetry_subscriptions, 71, GetTelemetrySubscriptions, GetTelemetrySubscriptionsRequest, GetTelemetrySubscriptionsResponse, 0, 0, 0) \
     X(push_telemetry,           72, PushTelemetry,           PushTelemetryRequest,           PushTelemetryResponse,           0,  0,  0) \
-    X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0)
+    X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0) \
+    X(share_group_heartbeat,    76, ShareGroupHeartbeat,     ShareGroupHeartbeatRequest,     ShareGroupHeartbeatResponse,     1,  1,  0) \
+    X(share_group_describe,     77, ShareGroupDescribe,      ShareGroupDescribeRequest,      ShareGroupDescribeResponse,      1,  1,  0)
 // clang-format on

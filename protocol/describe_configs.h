@@ -20,6 +20,7 @@ namespace skiff::protocol {
 // ConfigResource.Type in Kafka.
 inline constexpr int8_t kResourceTypeTopic = 2;
 inline constexpr int8_t kResourceTypeBroker = 4;
+inline constexpr int8_t kResourceTypeGroup = 32;  // group configs (KIP-848, KIP-932)
 
 // DescribeConfigsResponse.ConfigSource in Kafka.
 enum class ConfigSource : int8_t {
@@ -29,6 +30,7 @@ enum class ConfigSource : int8_t {
     dynamic_default_broker_config = 3,
     static_broker_config = 4,
     default_config = 5,
+    group_config = 8,  // a group's own value (GROUP resources, KIP-848 / KIP-932)
 };
 
 // DescribeConfigsResponse.ConfigType in Kafka (v3+).

@@ -58,6 +58,8 @@
 #include "protocol/record_set.h"
 #include "protocol/request_header.h"
 #include "protocol/sasl.h"
+#include "protocol/share_group_describe.h"
+#include "protocol/share_group_heartbeat.h"
 #include "protocol/sync_group.h"
 #include "protocol/txn_offset_commit.h"
 #include "protocol/update_features.h"

@@ -8,6 +8,8 @@ std::string_view type_name(GroupType type) {
             return "consumer";
         case GroupType::classic:
             return "classic";
+        case GroupType::share:
+            return "share";
     }
     return "unknown";
 }

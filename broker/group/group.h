@@ -25,8 +25,8 @@
 
 namespace skiff::broker::group {
 
-// ListGroups v5's group_type. Kafka also has "share" (KIP-932).
-enum class GroupType { classic, consumer };
+// ListGroups v5's group_type: "classic", "consumer" (KIP-848), "share" (KIP-932).
+enum class GroupType { classic, consumer, share };
 std::string_view type_name(GroupType type);
 
 // Answers decided under the coordinator's mutex, run once it is released: they post to the

@@ -12,6 +12,7 @@
 #include "broker/error_mapping.h"
 #include "broker/group/classic/classic_records.h"
 #include "broker/group/consumer/consumer_records.h"
+#include "broker/group/share/share_records.h"
 #include "broker/net/spawn.h"
 #include "broker/net/use_tuple.h"
 #include "storage/log_config.h"
@@ -47,7 +48,8 @@ GroupCoordinator::GroupCoordinator(const CoordinatorConfig& config, OffsetStore&
       offsets_(offsets),
       now_(clock ? std::move(clock) : Clock(&GroupCoordinator::steady_ms)),
       classic_(classic_config(config), groups_, now_),
-      consumer_(config.consumer, groups_, now_) {}
+      consumer_(config.consumer, groups_, now_),
+      share_(config.share, groups_, now_) {}
 
 size_t GroupCoordinator::restore(const TopicView& topics) {
     const GroupRecordMap records = offsets_.group_records();
@@ -58,6 +60,7 @@ size_t GroupCoordinator::restore(const TopicView& topics) {
     for (const auto& [group_id, keys] : records) {
         const std::string* classic_value = nullptr;
         bool consumer_records = false;
+        bool share_records = false;
         for (const auto& [key, value] : keys) {
             auto type = record_version(record_bytes(key));
             if (!type)
@@ -66,10 +69,20 @@ size_t GroupCoordinator::restore(const TopicView& topics) {
                 classic_value = &value;
             else if (consumer::is_consumer_group_record(*type))
                 consumer_records = true;
+            else if (share::is_share_group_record(*type))
+                share_records = true;
         }
         if (groups_.contains(group_id))
             continue;
-        if (consumer_records) {
+        if (share_records) {
+            auto g = share::restore_share_group(group_id, keys, topics,
+                                                config_.share.session_timeout_ms, now);
+            if (!g) {
+                spdlog::error("not restoring share group {}: {}", group_id, g.error());
+                continue;
+            }
+            groups_.add(std::move(*g));
+        } else if (consumer_records) {
             auto g = consumer::restore_consumer_group(group_id, keys, topics,
                                                       config_.consumer.session_timeout_ms, now);
             if (!g) {
@@ -85,7 +98,7 @@ size_t GroupCoordinator::restore(const TopicView& topics) {
             }
             groups_.add(std::move(*g));
         } else {
-            continue;  // records of a type skiff does not have (share groups, streams groups)
+            continue;  // records of a type skiff does not have (streams groups)
         }
         ++restored;
     }
@@ -235,9 +248,10 @@ void GroupCoordinator::join(const JoinParams& params, const JoinCallback& done) 
     {
         std::lock_guard lock(mutex_);
         const Group* g = groups_.find(params.group_id);
-        if (g && g->type() != GroupType::classic && g->is_empty()) {
-            // An empty group of another type (its members all left) becomes a classic group
-            // again, its committed offsets kept, as Kafka converts an empty group.
+        if (g && g->type() == GroupType::consumer && g->is_empty()) {
+            // An empty consumer group (its members all left) becomes a classic group again, its
+            // committed offsets kept, as Kafka converts an empty group. A share group is never
+            // converted: it has no offsets, and its share-partitions' state is its own.
             erase_locked(params.group_id);
             g = nullptr;
         }
@@ -291,6 +305,44 @@ consumer::DescribedConsumerGroup GroupCoordinator::consumer_describe(
     const std::string& group_id) const {
     std::lock_guard lock(mutex_);
     return consumer_.describe(group_id);
+}
+
+share::HeartbeatResult GroupCoordinator::share_heartbeat(const share::HeartbeatParams& params,
+                                                         const TopicView& topics) {
+    share::HeartbeatResult result;
+    {
+        std::lock_guard lock(mutex_);
+        result = share_.heartbeat(params, topics);
+        persist_locked(params.group_id);
+    }
+    write_staged();
+    if (result.left && share_listener_.member_left)
+        share_listener_.member_left(params.group_id, params.member_id);
+    return result;
+}
+
+share::DescribedShareGroup GroupCoordinator::share_describe(const std::string& group_id) const {
+    std::lock_guard lock(mutex_);
+    return share_.describe(group_id);
+}
+
+ErrorCode GroupCoordinator::share_check_member(const std::string& group_id,
+                                               const std::string& member_id) const {
+    std::lock_guard lock(mutex_);
+    const auto* g = groups_.find_as<share::ShareGroup>(group_id);
+    if (!g || g->is_dead())
+        return ErrorCode::group_id_not_found;
+    return g->member(member_id) ? ErrorCode::none : ErrorCode::unknown_member_id;
+}
+
+void GroupCoordinator::set_share_listener(broker::share::ShareMembership::Listener listener) {
+    std::lock_guard lock(mutex_);
+    share_listener_ = std::move(listener);
+}
+
+bool GroupCoordinator::is_share_group(const std::string& group_id) const {
+    std::lock_guard lock(mutex_);
+    return groups_.find_as<share::ShareGroup>(group_id) != nullptr;
 }
 
 ErrorCode GroupCoordinator::validate_offset_fetch(const std::string& group_id,
@@ -351,6 +403,13 @@ void GroupCoordinator::tick() {
         const int64_t t = now_();
         classic_.tick(t, deferred);
         consumer_.tick(t);
+        std::vector<std::pair<std::string, std::string>> expired;
+        share_.tick(t, expired);
+        if (share_listener_.member_left)
+            for (auto& [group_id, member_id] : expired)
+                deferred.push_back([f = share_listener_.member_left, group_id, member_id] {
+                    f(group_id, member_id);
+                });
         std::vector<std::string> consumer_groups;
         groups_.for_each_of<consumer::ConsumerGroup>(
             [&](consumer::ConsumerGroup& g) { consumer_groups.push_back(g.group_id()); });
@@ -465,7 +524,9 @@ void GroupCoordinator::expire_offsets() {
         std::lock_guard lock(mutex_);
         groups_.for_each([&](const Group& g) {
             auto since = g.empty_since();
-            if (since && wall - *since >= kEmptyGroupLingerMs &&
+            // A share group has no offsets: its state is its share-partitions', and it goes
+            // only by DeleteGroups, as in Kafka.
+            if (since && g.type() != GroupType::share && wall - *since >= kEmptyGroupLingerMs &&
                 offsets_.group_offsets(g.group_id()).empty())
                 gone.push_back(g.group_id());
         });
@@ -520,17 +581,23 @@ ErrorCode GroupCoordinator::delete_group(const std::string& group_id) {
     // 0081_admin deletes a group of static members exactly one session timeout after closing
     // them) must find the group empty, so the deadlines are checked first.
     tick();
+    std::function<void(const std::string&)> share_deleted;
     {
         std::lock_guard lock(mutex_);
         if (const Group* g = groups_.find(group_id)) {
             if (ErrorCode e = g->validate_delete(); e != ErrorCode::none)
                 return e;
+            if (g->type() == GroupType::share)
+                share_deleted = share_listener_.group_deleted;
             erase_locked(group_id);
         } else if (offsets_.group_offsets(group_id).empty()) {
             return ErrorCode::group_id_not_found;
         }
     }
     write_staged();
+    // Its share-partitions' state goes with a share group (Kafka's DeleteShareGroupState).
+    if (share_deleted)
+        share_deleted(group_id);
     auto removed = offsets_.remove(group_id);
     if (!removed) {
         spdlog::error("deleting the offsets of group {} failed: {}", group_id, removed.error());

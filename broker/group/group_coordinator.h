@@ -39,6 +39,8 @@
 #include "broker/group/group_registry.h"
 #include "broker/group/migration.h"
 #include "broker/group/offset_store.h"
+#include "broker/group/share/share_protocol.h"
+#include "broker/share/share_membership.h"
 #include "protocol/describe_groups.h"
 #include "protocol/list_groups.h"
 
@@ -50,6 +52,7 @@ struct CoordinatorConfig {
     int32_t min_session_timeout_ms = 1;
     int32_t max_session_timeout_ms = 1800000;
     consumer::ConsumerConfig consumer;  // group.consumer.*
+    share::ShareConfig share;           // group.share.*
     MigrationPolicy migration;          // group.consumer.migration.policy
 };
 
@@ -93,6 +96,21 @@ class GroupCoordinator {
     consumer::HeartbeatResult consumer_heartbeat(const consumer::HeartbeatParams& params,
                                                  const TopicView& topics);
     consumer::DescribedConsumerGroup consumer_describe(const std::string& group_id) const;
+    // The share group protocol (share/share_protocol.h, KIP-932).
+    share::HeartbeatResult share_heartbeat(const share::HeartbeatParams& params,
+                                           const TopicView& topics);
+    share::DescribedShareGroup share_describe(const std::string& group_id) const;
+    // ShareFetch / ShareAcknowledge (broker/share/share_membership.h): NONE for a member of the
+    // share group, GROUP_ID_NOT_FOUND without such a share group, UNKNOWN_MEMBER_ID otherwise.
+    protocol::ErrorCode share_check_member(const std::string& group_id,
+                                           const std::string& member_id) const;
+    // Told (outside the lock) when a share group's member leaves or is fenced by its session
+    // timeout, and when a share group is deleted. Set once, at start-up.
+    void set_share_listener(broker::share::ShareMembership::Listener listener);
+    // The share groups' ids (group configs' DescribeConfigs of a group needs none of this;
+    // metrics do).
+    bool is_share_group(const std::string& group_id) const;
+
     // OffsetFetch v9+: whether this member of a consumer group may read its offsets (NONE for
     // any other group, and for a fetch without member).
     protocol::ErrorCode validate_offset_fetch(const std::string& group_id,
@@ -189,6 +207,8 @@ class GroupCoordinator {
     GroupRegistry groups_;
     ClassicProtocol classic_;
     consumer::ConsumerProtocol consumer_;
+    share::ShareProtocol share_;
+    broker::share::ShareMembership::Listener share_listener_;
     int64_t next_expiry_check_ms_ = 0;
     TopicView topics_;  // from restore(); empty in unit tests that do not call it
     // Set when a write of group records failed: the next persist stages every group's whole

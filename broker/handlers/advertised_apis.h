@@ -15,4 +15,8 @@ class Broker;
 
 std::vector<protocol::ApiVersion> advertised_apis(Broker& broker);
 
+// Kafka 4.2 serves share groups (KIP-932) when the share.version feature is finalized at 1 or
+// more (its default); skiff's level is the `share.version` setting.
+bool share_groups_enabled(const Broker& broker);
+
 }  // namespace skiff::broker

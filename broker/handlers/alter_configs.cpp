@@ -35,12 +35,29 @@ bool refused_alter(const RequestContext& ctx, int8_t type, const std::string& na
         r.error_code = ErrorCode::topic_authorization_failed;
         return true;
     }
+    if (type == protocol::kResourceTypeGroup &&
+        !authorized(ctx, AclOperation::alter_configs, ResourceType::group, name)) {
+        r.error_code = ErrorCode::group_authorization_failed;
+        return true;
+    }
     return false;
 }
 
 void fail(protocol::AlterConfigsResourceResponse& r, ErrorCode e, std::string message) {
     r.error_code = e;
     r.error_message = std::move(message);
+}
+
+// A GROUP resource's values (KIP-932 share.* group configs): validated as a whole with Kafka's
+// errors, then written (broker/group/share/group_configs.h).
+void apply_group(RequestContext& ctx, const std::string& group,
+                 const group::share::GroupConfigValues& values, bool validate_only,
+                 protocol::AlterConfigsResourceResponse& r) {
+    auto set = ctx.broker.group_configs().set(group, values, validate_only);
+    if (set.error != ErrorCode::none)
+        return fail(r, set.error, std::move(set.message));
+    if (!validate_only)
+        spdlog::info("group '{}' now has {} config(s) (for {})", group, values.size(), ctx.peer);
 }
 
 // Applies the new override set to the topic (common tail of both APIs).
@@ -194,6 +211,13 @@ asio::awaitable<protocol::AlterConfigsResponse> handle_alter_configs(
                         values[c.name] = *c.value;
                 apply_broker(ctx, *scope, values, req.validate_only, r);
             }
+        } else if (res.resource_type == protocol::kResourceTypeGroup) {
+            // As Kafka's AlterConfigs for a group: the request's set replaces the group's.
+            group::share::GroupConfigValues values;
+            for (const auto& c : res.configs)
+                if (c.value)
+                    values[c.name] = *c.value;
+            apply_group(ctx, res.resource_name, values, req.validate_only, r);
         } else if (!is_topic(res.resource_type)) {
             fail(r, ErrorCode::invalid_request, "only topic and broker configs can be altered");
         } else {
@@ -221,6 +245,25 @@ asio::awaitable<protocol::IncrementalAlterConfigsResponse> handle_incremental_al
         if (is_broker(res.resource_type)) {
             if (auto scope = broker_scope(ctx.broker, res.resource_name, r))
                 incremental_broker(ctx, *scope, res.configs, req.validate_only, r);
+            resp.responses.push_back(std::move(r));
+            continue;
+        }
+        if (res.resource_type == protocol::kResourceTypeGroup) {
+            auto values = ctx.broker.group_configs().values(res.resource_name);
+            for (const auto& op : res.configs) {
+                if (op.config_operation == protocol::kConfigOpSet && op.value) {
+                    values[op.name] = *op.value;
+                } else if (op.config_operation == protocol::kConfigOpDelete) {
+                    values.erase(op.name);
+                } else {
+                    fail(r, ErrorCode::invalid_config,
+                         "operation " + std::to_string(op.config_operation) +
+                             " is not supported for group config " + op.name);
+                    break;
+                }
+            }
+            if (r.error_code == ErrorCode::none)
+                apply_group(ctx, res.resource_name, values, req.validate_only, r);
             resp.responses.push_back(std::move(r));
             continue;
         }

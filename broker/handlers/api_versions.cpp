@@ -11,6 +11,8 @@ namespace skiff::broker {
 
 namespace {
 
+constexpr std::string_view kShareVersionFeature = "share.version";
+
 // ApiVersions v3+'s feature fields (KIP-584), as a Kafka 4.1 broker fills them, for the one
 // feature skiff honours: transaction.version, supported 0-2, finalized at the broker's level
 // (absent at level 0, as Kafka lists no feature finalized at 0). Kafka 4.1 also lists
@@ -20,10 +22,17 @@ void fill_features(Broker& broker, protocol::ApiVersionsResponse& resp) {
     const int16_t level = broker.features().transaction_version();
     resp.supported_features.push_back(
         {std::string(txn::kTransactionVersionFeature), 0, txn::kMaxTransactionVersion});
+    // share.version (KIP-932): supported 0-1, finalized at the `share.version` setting's level
+    // (Kafka 4.2 finalizes it at 1 by default). Not changeable by UpdateFeatures here.
+    const bool share = !broker.emulation().current();  // an emulated release: its own list
+    if (share)
+        resp.supported_features.push_back({std::string(kShareVersionFeature), 0, 1});
     resp.finalized_features_epoch = broker.features().epoch();
     if (level > 0)
         resp.finalized_features.push_back(
             {std::string(txn::kTransactionVersionFeature), level, level});
+    if (const auto level = static_cast<int16_t>(broker.config().share_version); share && level > 0)
+        resp.finalized_features.push_back({std::string(kShareVersionFeature), level, level});
 }
 
 }  // namespace
@@ -47,7 +56,17 @@ std::vector<protocol::ApiVersion> advertised_apis(Broker& broker) {
     // them out without a client telemetry receiver, and clients never push.
     if (!broker.config().client_telemetry_enable)
         drop(protocol::ApiKey::get_telemetry_subscriptions, protocol::ApiKey::push_telemetry);
+    // share.version 0: the share group APIs (KIP-932) are not offered, as Kafka 4.2 leaves them
+    // out of ApiVersions until the feature is finalized.
+    if (!share_groups_enabled(broker))
+        std::erase_if(apis, [](const protocol::ApiVersion& v) {
+            return (v.api_key >= 76 && v.api_key <= 79) || (v.api_key >= 90 && v.api_key <= 92);
+        });
     return apis;
+}
+
+bool share_groups_enabled(const Broker& broker) {
+    return broker.config().share_version >= 1;
 }
 
 // The answer comes from protocol/'s one table of supported APIs, the same table the request

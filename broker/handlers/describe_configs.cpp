@@ -200,6 +200,37 @@ void describe_broker(Broker& broker, const protocol::DescribeConfigsResource& r,
                              out, own);
 }
 
+// A GROUP resource (KIP-932's share.* group configs): each name with the group's own value
+// (GROUP_CONFIG) or the broker's default (DEFAULT_CONFIG), as Kafka's GroupConfig lists them.
+// A group need not exist: its configs may be set before its first member joins.
+void describe_group(Broker& broker, const protocol::DescribeConfigsResource& r, bool synonyms,
+                    bool documentation, protocol::DescribeConfigsResult& out) {
+    auto& configs = broker.group_configs();
+    const auto own = configs.values(r.resource_name);
+    for (auto name : group::share::share_group_config_names()) {
+        if (!wanted(r, name))
+            continue;
+        const std::string key(name);
+        auto it = own.find(key);
+        const std::string fallback = configs.default_value(name);
+        auto e = it != own.end() ? entry(key, it->second, ConfigSource::group_config, false)
+                                 : entry(key, fallback, ConfigSource::default_config, false);
+        if (synonyms) {
+            if (it != own.end())
+                e.synonyms.push_back(
+                    {key, it->second, static_cast<int8_t>(ConfigSource::group_config)});
+            e.synonyms.push_back(
+                {key, fallback, static_cast<int8_t>(ConfigSource::default_config)});
+        }
+        const bool is_string = name == "share.auto.offset.reset" || name == "share.isolation.level";
+        e.config_type = static_cast<int8_t>(is_string ? protocol::ConfigType::string
+                                                      : protocol::ConfigType::int_type);
+        if (documentation)
+            e.documentation = "Share group config " + key + " (docs/share-groups.md).";
+        out.configs.push_back(std::move(e));
+    }
+}
+
 }  // namespace
 
 asio::awaitable<protocol::DescribeConfigsResponse> handle_describe_configs(
@@ -224,6 +255,15 @@ asio::awaitable<protocol::DescribeConfigsResponse> handle_describe_configs(
                            req.include_documentation, out);
         } else if (r.resource_type == protocol::kResourceTypeBroker) {
             describe_broker(ctx.broker, r, req.include_synonyms, req.include_documentation, out);
+        } else if (r.resource_type == protocol::kResourceTypeGroup) {
+            // DESCRIBE_CONFIGS on the group, else GROUP_AUTHORIZATION_FAILED.
+            if (!authorized(ctx, AclOperation::describe_configs, ResourceType::group,
+                            r.resource_name))
+                out.error_code = ErrorCode::group_authorization_failed;
+            else if (r.resource_name.empty())
+                out.error_code = ErrorCode::invalid_request;
+            else
+                describe_group(ctx.broker, r, req.include_synonyms, req.include_documentation, out);
         } else {
             out.error_code = ErrorCode::invalid_request;
             out.error_message = "unsupported resource type " + std::to_string(r.resource_type);

@@ -93,7 +93,8 @@ void write_groups(Exposition& out, Broker& broker) {
     for (const auto& g : offsets.groups())
         states.try_emplace(g, "Empty");
 
-    out.family("skiff_group_members", "gauge", "Members of each consumer group.");
+    out.family("skiff_group_members", "gauge",
+               "Members of each group (classic, consumer or share).");
     for (const auto& [group, state] : states)
         out.sample("skiff_group_members", {{"group", group}},
                    static_cast<double>(groups.member_count(group)));

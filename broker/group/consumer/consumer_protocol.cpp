@@ -247,7 +247,7 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
         // An empty classic group (one that only has offsets) becomes a consumer group, its
         // offsets kept. One with members the coordinator upgraded already if it could
         // (migration.h): group.consumer.migration.policy or its protocol type forbade it.
-        if (p.member_epoch != 0 || !any->is_empty())
+        if (p.member_epoch != 0 || !any->is_empty() || any->type() != GroupType::classic)
             return failure(ErrorCode::group_id_not_found,
                            "Group " + p.group_id + " is not a consumer group.");
         groups_.erase(p.group_id);

@@ -96,11 +96,11 @@ class TransactionsV2Test : public HandlerTest {
 
 TEST_F(TransactionsV2Test, ApiVersionsAdvertisesTheFinalizedTransactionVersion) {
     auto r = api_versions();
-    ASSERT_EQ(r.supported_features.size(), 1u);
+    ASSERT_EQ(r.supported_features.size(), 2u);  // and share.version (share groups)
     EXPECT_EQ(r.supported_features[0].name, "transaction.version");
     EXPECT_EQ(r.supported_features[0].min_version, 0);
     EXPECT_EQ(r.supported_features[0].max_version, 2);
-    ASSERT_EQ(r.finalized_features.size(), 1u);
+    ASSERT_EQ(r.finalized_features.size(), 2u);
     EXPECT_EQ(r.finalized_features[0].name, "transaction.version");
     EXPECT_EQ(r.finalized_features[0].max_version_level, 2);
     EXPECT_EQ(r.finalized_features[0].min_version_level, 2);
@@ -122,8 +122,9 @@ TEST_F(TransactionsV2Test, EmulatedReleasesListTheFeatureFromKafka40) {
 TEST_F(TransactionsV2Test, LevelZeroIsNotListedAsFinalized) {
     config.transaction_version = 0;
     auto r = api_versions(3);
-    EXPECT_EQ(r.supported_features.size(), 1u);
-    EXPECT_TRUE(r.finalized_features.empty());
+    EXPECT_EQ(r.supported_features.size(), 2u);  // transaction.version and share.version
+    ASSERT_EQ(r.finalized_features.size(), 1u);
+    EXPECT_EQ(r.finalized_features[0].name, "share.version");
 }
 
 TEST_F(TransactionsV2Test, UpdateFeaturesFollowsKafkasRulesAndIsKeptAcrossARestart) {
