@@ -68,6 +68,7 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     }
     open_groups();
     open_transactions();
+    open_share_partitions();
     open_schema_registry();
     if (auto error = emulation_.set(config_.emulate_kafka_version))
         throw std::runtime_error("emulate.kafka.version: " + *error);
@@ -113,6 +114,8 @@ void Broker::reopen_internal_state() {
     groups_->restore(group_topic_view());
     if (auto reopened = transactions_->reopen(internal_log(txn::kTransactionStateTopic)); !reopened)
         throw std::runtime_error("cannot load the transaction state: " + reopened.error());
+    if (auto reopened = share_state_->reopen(share_state_logs()); !reopened)
+        throw std::runtime_error("cannot load the share group state: " + reopened.error());
     if (schema_registry_) {
         schemas_topic_->rebind(schemas_log());
         schema_registry_->clear();
@@ -200,6 +203,62 @@ void Broker::open_transactions() {
     if (!coordinator)
         throw std::runtime_error("cannot load the transaction state: " + coordinator.error());
     transactions_ = std::move(*coordinator);
+}
+
+std::vector<storage::PartitionLog*> Broker::share_state_logs() {
+    // As Kafka creates it: many partitions (a share-partition's records go to the one its key
+    // hashes to), cleanup.policy=delete and no retention by time or size. An update is a delta
+    // over the snapshot before it, which compaction would lose; the share-partition manager
+    // prunes what the latest snapshots made useless (share/share_state_store.h).
+    const std::string topic = share::kShareGroupStateTopic;
+    if (!topics_.partition_count(topic)) {
+        TopicOverrides overrides{{"cleanup.policy", "delete"},
+                                 {"retention.ms", "-1"},
+                                 {"retention.bytes", "-1"},
+                                 {"segment.bytes", "104857600"}};
+        auto created = topics_.create(topic, config_.share_coordinator_state_topic_num_partitions,
+                                      overrides, false);
+        if (created.error != protocol::ErrorCode::none &&
+            created.error != protocol::ErrorCode::topic_already_exists)
+            throw std::runtime_error("cannot create the internal topic " + topic + ": " +
+                                     created.message);
+    }
+    const int32_t partitions = topics_.partition_count(topic).value_or(0);
+    std::vector<storage::PartitionLog*> logs;
+    for (int32_t p = 0; p < partitions; ++p) {
+        auto* log = logs_->get({topic, p});
+        if (!log)
+            throw std::runtime_error("cannot open " + topic + "-" + std::to_string(p));
+        logs.push_back(log);
+    }
+    return logs;
+}
+
+void Broker::open_share_partitions() {
+    share::SharePartitionsConfig config;
+    config.snapshot_update_records = config_.share_coordinator_snapshot_update_records_per_snapshot;
+    share::ShareTopicLookup lookup;
+    TopicRegistry& topics = topics_;
+    storage::LogManager& logs = *logs_;
+    lookup.id = [&topics](const std::string& topic) -> std::optional<protocol::Uuid> {
+        auto id = topics.topic_id(topic);
+        if (!id)
+            return std::nullopt;
+        return to_uuid(*id);
+    };
+    lookup.name = [&topics](const protocol::Uuid& id) { return topic_name_of(topics, id); };
+    lookup.high_watermark = [&logs](const storage::TopicPartition& tp) -> std::optional<int64_t> {
+        auto* log = logs.get(tp);
+        if (!log)
+            return std::nullopt;
+        return log->high_watermark();
+    };
+    auto opened = share::SharePartitions::open(share_state_logs(), config, std::move(lookup));
+    if (!opened)
+        throw std::runtime_error("cannot load the share group state: " + opened.error());
+    share_state_ = std::move(*opened);
+    share_partitions_ = share_state_.get();
+    share_offsets_admin_ = share_state_.get();
 }
 
 void Broker::open_schema_registry() {

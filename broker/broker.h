@@ -24,6 +24,7 @@
 #include "broker/share/share_membership.h"
 #include "broker/share/share_offsets_admin.h"
 #include "broker/share/share_partition_manager.h"
+#include "broker/share/share_partitions.h"
 #include "broker/telemetry/client_telemetry.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
@@ -116,6 +117,9 @@ class Broker {
     void open_transactions();
     void open_schema_registry();
     void replay_schemas();  // _schemas into the registry
+    // __share_group_state's partitions, created if missing (share.coordinator.state.topic.*).
+    std::vector<storage::PartitionLog*> share_state_logs();
+    void open_share_partitions();
 
     config::BrokerConfig config_;
     std::unique_ptr<storage::LogManager> logs_;
@@ -147,6 +151,9 @@ class Broker {
     share::ShareMembership* share_membership_ = nullptr;
     share::SharePartitionManager* share_partitions_ = nullptr;
     share::ShareOffsetsAdmin* share_offsets_admin_ = nullptr;
+    // The share-partitions' state, in __share_group_state (set as share_partitions_ and
+    // share_offsets_admin_ at start-up).
+    std::unique_ptr<share::SharePartitions> share_state_;
 };
 
 }  // namespace skiff::broker

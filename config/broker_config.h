@@ -143,6 +143,9 @@ struct BrokerConfig {
     int64_t transaction_abort_timed_out_transaction_cleanup_interval_ms = 10000;
     int64_t transaction_remove_expired_transaction_cleanup_interval_ms = 3600000;
     int32_t transaction_state_log_segment_bytes = 104857600;
+    // Share groups' state (broker/share/share_state_store.h).
+    int32_t share_coordinator_state_topic_num_partitions = 50;
+    int32_t share_coordinator_snapshot_update_records_per_snapshot = 500;
     // transaction.version: the finalized level at first start (broker/txn/finalized_features.h).
     int32_t transaction_version = 2;
     // Authorization (docs/acls.md). Empty: no authorizer (the ACL APIs answer SECURITY_DISABLED);

@@ -680,6 +680,20 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Segment size of the internal __transaction_state log (it keeps about two "
                 "segments).",
          .member = &BC::transaction_state_log_segment_bytes, .min = 1},
+        {.key = "share.coordinator.state.topic.num.partitions",
+         .default_value = "50",
+         .doc = "Partitions of the internal __share_group_state topic, where share groups keep "
+                "the state of their share-partitions (KIP-932; docs/share-groups.md). Used when "
+                "the topic is created; an existing topic keeps its partitions.",
+         .member = &BC::share_coordinator_state_topic_num_partitions, .min = 1},
+        {.key = "share.coordinator.snapshot.update.records.per.snapshot",
+         .default_value = "500",
+         .doc = "How many ShareUpdate records a share-partition writes to __share_group_state "
+                "between two ShareSnapshot records of its whole state (0: a snapshot every "
+                "time). Replay after a restart reads at most this many updates per "
+                "share-partition after its last snapshot.",
+         .member = &BC::share_coordinator_snapshot_update_records_per_snapshot, .min = 0,
+         .max = 500},
         {.key = "authorizer.class.name",
          .default_value = "",
          .default_description = "(empty: no authorizer)",

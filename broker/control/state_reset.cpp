@@ -11,6 +11,7 @@ namespace skiff::broker::control {
 
 bool is_broker_topic(Broker& broker, const std::string& topic) {
     return topic == group::kOffsetsTopic || topic == txn::kTransactionStateTopic ||
+           topic == share::kShareGroupStateTopic ||
            (broker.schema_registry() && topic == schema_registry_service::kSchemasTopic);
 }
 

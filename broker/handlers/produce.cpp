@@ -205,8 +205,9 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
                                std::optional<std::span<const std::byte>> records,
                                const std::optional<std::string>& transactional_id) {
     Broker& broker = ctx.broker;
-    // Written only by the group and transaction coordinators.
-    if (topic == group::kOffsetsTopic || topic == txn::kTransactionStateTopic)
+    // Written only by the group and transaction coordinators and the share-partitions.
+    if (topic == group::kOffsetsTopic || topic == txn::kTransactionStateTopic ||
+        topic == share::kShareGroupStateTopic)
         return fail(ErrorCode::invalid_topic_exception,
                     "cannot produce to the internal topic " + topic);
     // Written by the schema registry only, while it runs: it does not read what others write.

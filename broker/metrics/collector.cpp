@@ -8,6 +8,7 @@
 #include "broker/broker.h"
 #include "broker/metrics/exposition.h"
 #include "broker/metrics/process_metrics.h"
+#include "broker/metrics/share_metrics.h"
 #include "broker/metrics/sync_metrics.h"
 #include "broker/net/connection_tracker.h"
 #include "broker/net/request_budget.h"
@@ -217,6 +218,8 @@ std::string collect(const ScrapeSources& sources) {
         broker->connection_metrics().write(out);
         write_partitions(out, *broker);
         write_groups(out, *broker);
+        if (auto* shares = broker->share_partitions())
+            write_share_partitions(out, *shares);
         write_storage(out, *broker, sources);
         if (auto* control = broker->control())
             write_control(out, *control);

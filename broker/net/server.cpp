@@ -655,6 +655,10 @@ void Server::maintenance_loop() {
             broker_->transactions().abort_timed_out();
             next_txn_abort = clock::now() + txn_abort_every;
         }
+        // Expired acquisition locks of share groups: their records go back (or are archived at
+        // the delivery count limit). Cheap when none is due (one comparison per share-partition).
+        if (auto* shares = broker_->share_partitions())
+            shares->tick(storage::wall_clock_ms());
         if (clock::now() >= next_txn_expire) {
             if (size_t expired = broker_->transactions().expire_transactional_ids(); expired > 0)
                 spdlog::info("expired {} transactional id(s)", expired);

@@ -28,7 +28,7 @@ TEST(SettingsTable, DefaultsMatchBrokerConfig) {
 
 TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
     // Two rows storing into one member would make one of them dead; a member without a row could
-    // not be configured. BrokerConfig has 108 settings: update this count together with it.
+    // not be configured. BrokerConfig has 110 settings: update this count together with it.
     std::vector<SettingMember> members;
     for (const auto& setting : settings()) {
         if (std::holds_alternative<std::monostate>(setting.member)) {
@@ -39,7 +39,7 @@ TEST(SettingsTable, EveryMemberHasExactlyOneRow) {
         }
         members.push_back(setting.member);
     }
-    EXPECT_EQ(members.size(), 108u);
+    EXPECT_EQ(members.size(), 110u);
 }
 
 // Kafka's names, defaults and ranges (TransactionStateManagerConfig, TransactionLogConfig).
@@ -50,6 +50,8 @@ TEST(SettingsTable, TransactionSettings) {
     EXPECT_EQ(defaults.transaction_abort_timed_out_transaction_cleanup_interval_ms, 10000);
     EXPECT_EQ(defaults.transaction_remove_expired_transaction_cleanup_interval_ms, 3600000);
     EXPECT_EQ(defaults.transaction_state_log_segment_bytes, 104857600);
+    EXPECT_EQ(defaults.share_coordinator_state_topic_num_partitions, 50);
+    EXPECT_EQ(defaults.share_coordinator_snapshot_update_records_per_snapshot, 500);
     const auto lookup = *find_setting("transaction.max.timeout.ms");
     BrokerConfig config;
     ASSERT_TRUE(apply_setting(*lookup.setting, lookup.spelling, "60000", config).has_value());

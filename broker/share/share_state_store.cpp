@@ -1,0 +1,122 @@
+#include "broker/share/share_state_store.h"
+
+#include <spdlog/spdlog.h>
+
+#include "broker/topics/internal_log.h"
+#include "protocol/record_batch.h"
+#include "protocol/record_builder.h"
+
+namespace skiff::broker::share {
+
+int32_t ShareStateStore::partition_for(const std::string& group_id, const protocol::Uuid& topic_id,
+                                       int32_t partition) const {
+    return share_state_partition_for(share_coordinator_key(group_id, topic_id, partition),
+                                     partition_count());
+}
+
+Expected<int64_t, std::string> ShareStateStore::append(int32_t log_partition,
+                                                       std::vector<protocol::RecordSpec>& records,
+                                                       int64_t now_ms) {
+    if (log_partition < 0 || log_partition >= partition_count() || !logs_[log_partition])
+        return unexpected(std::string("no such partition of ") + kShareGroupStateTopic);
+    protocol::BatchSpec spec;
+    spec.base_timestamp = now_ms;
+    const auto batch = protocol::build_record_batch(spec, records);
+    const auto summaries = protocol::validate_batches(batch);
+    if (!summaries)
+        return unexpected("building a share state batch: " + summaries.error().message);
+    auto appended = logs_[log_partition]->append(batch, *summaries);
+    if (!appended)
+        return unexpected(std::string("appending to ") + kShareGroupStateTopic + "-" +
+                          std::to_string(log_partition) + ": " + appended.error().message);
+    return appended->base_offset;
+}
+
+Expected<int64_t, std::string> ShareStateStore::write_snapshot(int32_t log_partition,
+                                                               const ShareStateKey& key,
+                                                               const ShareSnapshotValue& value,
+                                                               int64_t now_ms) {
+    std::vector<protocol::RecordSpec> records(1);
+    records[0].key = encode_share_key(key);
+    records[0].value = encode_share_snapshot(value);
+    return append(log_partition, records, now_ms);
+}
+
+Expected<int64_t, std::string> ShareStateStore::write_update(int32_t log_partition,
+                                                             const ShareStateKey& key,
+                                                             const ShareUpdateValue& value,
+                                                             int64_t now_ms) {
+    std::vector<protocol::RecordSpec> records(1);
+    records[0].key = encode_share_key(key);
+    records[0].value = encode_share_update(value);
+    return append(log_partition, records, now_ms);
+}
+
+Expected<int64_t, std::string> ShareStateStore::write_tombstones(int32_t log_partition,
+                                                                 const std::string& group_id,
+                                                                 const protocol::Uuid& topic_id,
+                                                                 int32_t partition,
+                                                                 int64_t now_ms) {
+    std::vector<protocol::RecordSpec> records(2);
+    records[0].key = encode_share_key({kShareSnapshotType, group_id, topic_id, partition});
+    records[1].key = encode_share_key({kShareUpdateType, group_id, topic_id, partition});
+    return append(log_partition, records, now_ms);
+}
+
+Expected<void, std::string> ShareStateStore::replay(
+    const std::function<void(const Replayed&)>& visit) {
+    for (int32_t p = 0; p < partition_count(); ++p) {
+        if (!logs_[p])
+            continue;
+        const std::string topic = std::string(kShareGroupStateTopic) + "-" + std::to_string(p);
+        Replayed r;
+        r.log_partition = p;
+        auto replayed = replay_internal_log(
+            *logs_[p], topic,
+            [&](const protocol::BatchHeader& header,
+                const std::vector<protocol::Record>& records) -> Expected<void, std::string> {
+                for (const auto& rec : records) {
+                    if (!rec.key)
+                        continue;
+                    auto key = decode_share_key(*rec.key);
+                    if (!key)
+                        continue;  // another record type: skipped, as Kafka does
+                    r.offset = header.base_offset + rec.offset_delta;
+                    r.key = std::move(*key);
+                    r.snapshot.reset();
+                    r.update.reset();
+                    if (rec.value && r.key.type == kShareSnapshotType) {
+                        auto v = decode_share_snapshot(*rec.value);
+                        if (!v)
+                            return unexpected("malformed ShareSnapshotValue in " + topic + ": " +
+                                              v.error().message);
+                        r.snapshot = std::move(*v);
+                    } else if (rec.value) {
+                        auto v = decode_share_update(*rec.value);
+                        if (!v)
+                            return unexpected("malformed ShareUpdateValue in " + topic + ": " +
+                                              v.error().message);
+                        r.update = std::move(*v);
+                    }
+                    visit(r);
+                }
+                return {};
+            });
+        if (!replayed)
+            return replayed;
+    }
+    return {};
+}
+
+void ShareStateStore::prune(int32_t log_partition, int64_t offset) {
+    if (log_partition < 0 || log_partition >= partition_count() || !logs_[log_partition])
+        return;
+    auto* log = logs_[log_partition];
+    if (offset <= log->log_start_offset())
+        return;
+    if (auto pruned = log->delete_records_before(offset); !pruned)
+        spdlog::warn("pruning {}-{} before {}: {}", kShareGroupStateTopic, log_partition, offset,
+                     pruned.error().message);
+}
+
+}  // namespace skiff::broker::share
