@@ -25,6 +25,7 @@
 #include "broker/share/share_offsets_admin.h"
 #include "broker/share/share_partition_manager.h"
 #include "broker/share/share_partitions.h"
+#include "broker/share/share_session_cache.h"
 #include "broker/telemetry/client_telemetry.h"
 #include "broker/topics/dynamic_broker_config.h"
 #include "broker/topics/partition_waiters.h"
@@ -90,6 +91,10 @@ class Broker {
     void set_share_partitions(share::SharePartitionManager* m) { share_partitions_ = m; }
     share::ShareOffsetsAdmin* share_offsets_admin() { return share_offsets_admin_; }
     void set_share_offsets_admin(share::ShareOffsetsAdmin* admin) { share_offsets_admin_ = admin; }
+    // The share consumers' sessions (ShareFetch / ShareAcknowledge), at most
+    // group.share.max.share.sessions. The ShareMembership listener composed at start-up must call
+    // its member_left / group_deleted.
+    share::ShareSessionCache& share_sessions() { return share_sessions_; }
 
     // Where a client that connected through listener `listener` (its name) should connect: that
     // listener's advertised address (config::effective_advertised), with the bound port filled
@@ -154,6 +159,7 @@ class Broker {
     // The share-partitions' state, in __share_group_state (set as share_partitions_ and
     // share_offsets_admin_ at start-up).
     std::unique_ptr<share::SharePartitions> share_state_;
+    share::ShareSessionCache share_sessions_{config_.group_share_max_share_sessions};
 };
 
 }  // namespace skiff::broker

@@ -136,6 +136,9 @@ struct BrokerConfig {
     int32_t group_share_partition_max_record_locks = 2000;
     // share.version: the finalized level of Kafka's share.version feature (1: share groups on).
     int32_t share_version = 1;
+    // Share groups (KIP-932, docs/share-groups.md): the share sessions this broker holds at most
+    // (ShareFetch's SHARE_SESSION_LIMIT_REACHED beyond).
+    int32_t group_share_max_share_sessions = 2000;
     int64_t offsets_retention_minutes = 10080;
     int32_t offset_metadata_max_bytes = 4096;
     int64_t transaction_max_timeout_ms = 900000;

@@ -557,6 +557,12 @@ std::vector<SettingDescriptor> make_table() {
          .default_value = "2147483647",
          .doc = "Members a consumer-protocol group may have (GROUP_MAX_SIZE_REACHED beyond).",
          .member = &BC::group_consumer_max_size, .min = 1},
+        {.key = "group.share.max.share.sessions",
+         .default_value = "2000",
+         .doc = "Share sessions (KIP-932: one per share consumer, opened by its first ShareFetch) "
+                "the broker holds at most; a new one beyond is refused with "
+                "SHARE_SESSION_LIMIT_REACHED.",
+         .member = &BC::group_share_max_share_sessions, .min = 1},
         {.key = "group.consumer.assignors",
          .default_value = "uniform,range",
          .doc = "Server-side assignors of consumer-protocol groups, comma-separated; the first "

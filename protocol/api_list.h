@@ -63,5 +63,10 @@
     X(push_telemetry,           72, PushTelemetry,           PushTelemetryRequest,           PushTelemetryResponse,           0,  0,  0) \
     X(describe_topic_partitions,75, DescribeTopicPartitions, DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse, 0,  0,  0) \
     X(share_group_heartbeat,    76, ShareGroupHeartbeat,     ShareGroupHeartbeatRequest,     ShareGroupHeartbeatResponse,     1,  1,  0) \
-    X(share_group_describe,     77, ShareGroupDescribe,      ShareGroupDescribeRequest,      ShareGroupDescribeResponse,      1,  1,  0)
+    X(share_group_describe,     77, ShareGroupDescribe,      ShareGroupDescribeRequest,      ShareGroupDescribeResponse,      1,  1,  0) \
+    X(share_fetch,              78, ShareFetch,              ShareFetchRequest,              ShareFetchResponse,              1,  2,  0) \
+    X(share_acknowledge,        79, ShareAcknowledge,        ShareAcknowledgeRequest,        ShareAcknowledgeResponse,        1,  2,  0) \
+    X(describe_share_group_offsets, 90, DescribeShareGroupOffsets, DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse, 0, 1, 0) \
+    X(alter_share_group_offsets,    91, AlterShareGroupOffsets,    AlterShareGroupOffsetsRequest,    AlterShareGroupOffsetsResponse,    0, 0, 0) \
+    X(delete_share_group_offsets,   92, DeleteShareGroupOffsets,   DeleteShareGroupOffsetsRequest,   DeleteShareGroupOffsetsResponse,   0, 0, 0)
 // clang-format on

@@ -140,7 +140,8 @@ namespace skiff::protocol {
     X(duplicate_voter, 126, "DUPLICATE_VOTER") \
     X(voter_not_found, 127, "VOTER_NOT_FOUND") \
     X(invalid_regular_expression, 128, "INVALID_REGULAR_EXPRESSION") \
-    X(rebootstrap_required, 129, "REBOOTSTRAP_REQUIRED")
+    X(rebootstrap_required, 129, "REBOOTSTRAP_REQUIRED") \
+    X(share_session_limit_reached, 133, "SHARE_SESSION_LIMIT_REACHED")
 // clang-format on
 
 enum class ErrorCode : int16_t {

@@ -8,7 +8,9 @@
 // Thread-safety: implementations may be called from any I/O thread.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "broker/share/share_group_config.h"
@@ -37,6 +39,16 @@ class ShareMembership {
         std::function<void(const std::string& group_id)> group_deleted;
     };
     virtual void set_listener(Listener listener) = 0;
+
+    // For the admin APIs (DescribeShareGroupOffsets, AlterShareGroupOffsets,
+    // DeleteShareGroupOffsets: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP): the number of members of
+    // share group `group_id` now, or nullopt when there is no share group of that id (none, or
+    // another type's group). Added after the seam was cut, with a default that knows of no
+    // share group until the membership side overrides it.
+    virtual std::optional<int32_t> share_group_size(const std::string& group_id) const {
+        (void)group_id;
+        return std::nullopt;
+    }
 };
 
 }  // namespace skiff::broker::share

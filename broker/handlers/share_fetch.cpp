@@ -1,0 +1,446 @@
+// ShareFetch (78): a share consumer's fetch (KIP-932). In order, as Kafka's KafkaApis: the
+// request's own checks (group and member ids, v2's acquire mode and renew rules, no
+// acknowledgements when opening a session), READ on the group, the member (ShareMembership), the
+// share session (share/share_session_cache.h), the topics (UNKNOWN_TOPIC_ID, READ on each), then
+// the piggy-backed acknowledgements, and only then the fetch: for each partition of the session
+// the share-partition says where to read, the log is read from there as Fetch reads it (file
+// ranges sent with sendfile, read_committed up to the last stable offset), the batches read are
+// handed to acquire(), and the answer carries the batches up to the last one with acquired
+// records, with the acquired offset ranges beside them. Nothing acquired: a long poll, as Fetch's.
+#include <unistd.h>
+
+#include <algorithm>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+#include <chrono>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "broker/broker.h"
+#include "broker/error_mapping.h"
+#include "broker/handlers/handlers.h"
+#include "broker/handlers/leader_hints.h"
+#include "broker/handlers/share_request.h"
+#include "broker/net/use_tuple.h"
+#include "broker/security/authorize.h"
+#include "protocol/record_batch.h"
+
+namespace skiff::broker {
+// Named rather than anonymous: unity builds put this file in one unit with fetch.cpp.
+namespace share_fetch_detail {
+
+using protocol::ErrorCode;
+using protocol::ShareFetchPartitionData;
+using protocol::ShareFetchRequest;
+using protocol::ShareFetchResponse;
+using share::SessionPartition;
+
+constexpr int32_t kLeaderEpoch = 0;  // one broker, never a leader change
+constexpr int8_t kBatchOptimized = 0;
+constexpr int8_t kRecordLimit = 1;
+
+ShareFetchResponse failed(ErrorCode error, const char* message = nullptr) {
+    ShareFetchResponse resp;
+    resp.error_code = error;
+    if (message)
+        resp.error_message = message;
+    return resp;
+}
+
+// The response's entry for a partition, made on first use (a share fetch answers only the
+// partitions with records, errors or acknowledgements).
+ShareFetchPartitionData& slot(ShareFetchResponse& resp, const protocol::Uuid& topic_id,
+                              int32_t partition) {
+    auto t = std::find_if(resp.responses.begin(), resp.responses.end(),
+                          [&](const auto& r) { return r.topic_id == topic_id; });
+    if (t == resp.responses.end()) {
+        resp.responses.push_back({.topic_id = topic_id, .partitions = {}});
+        t = resp.responses.end() - 1;
+    }
+    auto p = std::find_if(t->partitions.begin(), t->partitions.end(),
+                          [&](const auto& d) { return d.partition_index == partition; });
+    if (p != t->partitions.end())
+        return *p;
+    ShareFetchPartitionData& d = t->partitions.emplace_back();
+    d.partition_index = partition;
+    return d;
+}
+
+// One batch of a read: where it is in which slice, and what acquire() sees of it.
+struct ReadBatch {
+    size_t slice = 0;
+    int64_t position = 0;
+    int64_t size = 0;
+    share::FetchedBatch offsets;
+};
+
+// The batch headers of a read, one pread of a header per batch (never per record). With
+// read_committed the aborted transactions' batches are marked `skip` as a consumer drops them
+// (a producer's batches from its aborted transaction's first offset up to its marker), and
+// control batches always are. False when a header cannot be read (a segment truncated since).
+bool batches_of(const storage::ReadResult& read, bool read_committed, std::vector<ReadBatch>& out) {
+    out.clear();
+    thread_local std::vector<int64_t> aborting;  // producers inside an aborted transaction
+    aborting.clear();
+    size_t next_aborted = 0;
+    std::byte header[protocol::kBatchHeaderSize];
+    for (size_t s = 0; s < read.slices.size(); ++s) {
+        const auto& slice = read.slices[s];
+        int64_t pos = slice.position;
+        const int64_t end = slice.position + slice.length;
+        while (pos + static_cast<int64_t>(sizeof header) <= end) {
+            if (::pread(slice.fd, header, sizeof header, static_cast<off_t>(pos)) !=
+                static_cast<ssize_t>(sizeof header))
+                return false;
+            const auto h = protocol::read_batch_header(header);
+            const auto size = static_cast<int64_t>(h.size_bytes());
+            if (size <= 0 || pos + size > end)
+                break;
+            ReadBatch b{.slice = s,
+                        .position = pos,
+                        .size = size,
+                        .offsets = {h.base_offset, h.last_offset(), false}};
+            if (read_committed) {
+                while (next_aborted < read.aborted.size() &&
+                       read.aborted[next_aborted].first_offset <= h.last_offset())
+                    aborting.push_back(read.aborted[next_aborted++].producer_id);
+                const auto p = std::find(aborting.begin(), aborting.end(), h.producer_id);
+                if (h.is_control()) {
+                    if (p != aborting.end())
+                        aborting.erase(p);
+                } else if (h.is_transactional() && p != aborting.end()) {
+                    b.offsets.skip = true;
+                }
+            }
+            if (h.is_control())
+                b.offsets.skip = true;
+            out.push_back(b);
+            pos += size;
+        }
+    }
+    return true;
+}
+
+// What one pass over the session's partitions gave.
+struct Pass {
+    int64_t bytes = 0;
+    int64_t acquired = 0;  // offsets acquired
+    bool has_error = false;
+};
+
+struct FetchScope {
+    RequestContext& ctx;
+    const ShareFetchRequest& req;
+    const std::string& group_id;
+    const std::string& member_id;
+    const share::ShareGroupConfig& config;
+    share::SharePartitionManager& partitions;
+    const std::vector<SessionPartition>& session;
+    bool record_limit = false;
+};
+
+// Reads and acquires for every partition of the session; answers into `resp`.
+Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
+    Pass pass;
+    int64_t budget = std::max<int32_t>(f.req.max_bytes, 0);
+    const int32_t max_records = f.req.max_records > 0 ? f.req.max_records : 1;
+    const auto isolation = f.config.read_committed ? storage::Isolation::read_committed
+                                                   : storage::Isolation::read_uncommitted;
+    thread_local std::vector<ReadBatch> batches;
+    thread_local std::vector<share::FetchedBatch> offered;
+    for (const SessionPartition& sp : f.session) {
+        if (pass.acquired >= max_records)
+            break;
+        auto topic = resolve_share_topic(f.ctx, sp.topic_id);
+        if (topic.error != ErrorCode::none) {
+            slot(resp, sp.topic_id, sp.partition).error_code = topic.error;
+            pass.has_error = true;
+            continue;
+        }
+        auto* log = f.ctx.broker.logs().get({topic.name, sp.partition});
+        if (!log) {
+            slot(resp, sp.topic_id, sp.partition).error_code =
+                ErrorCode::unknown_topic_or_partition;
+            pass.has_error = true;
+            continue;
+        }
+        const share::SharePartitionKey key{f.group_id, {topic.name, sp.partition}, sp.topic_id};
+        share::LogBounds bounds{.log_start_offset = log->log_start_offset(),
+                                .read_end_offset = f.config.read_committed
+                                                       ? log->last_stable_offset()
+                                                       : log->high_watermark(),
+                                .offset_for_time = [log](int64_t ts) -> std::optional<int64_t> {
+                                    auto found = log->offset_for_timestamp(ts);
+                                    if (!found)
+                                        return std::nullopt;
+                                    return found->offset;
+                                }};
+        const int64_t now = share_now_ms();
+        auto next = f.partitions.next_fetch_offset(key, f.config, bounds, now);
+        if (!next || *next >= bounds.read_end_offset)
+            continue;
+        // KIP-74 as Fetch: the first partition with data may exceed max_bytes by one batch.
+        auto read = log->read(*next, budget, pass.bytes == 0, isolation);
+        if (!read) {
+            slot(resp, sp.topic_id, sp.partition).error_code = to_error_code(read.error().code);
+            pass.has_error = true;
+            continue;
+        }
+        if (!batches_of(*read, f.config.read_committed, batches)) {
+            slot(resp, sp.topic_id, sp.partition).error_code = ErrorCode::unknown_server_error;
+            pass.has_error = true;
+            continue;
+        }
+        const int64_t left = max_records - pass.acquired;
+        offered.clear();
+        for (const auto& b : batches) {
+            share::FetchedBatch o = b.offsets;
+            // Record-limit mode (v2): never more offsets offered than may be acquired, so the
+            // manager cannot overshoot max_records with a whole batch.
+            if (f.record_limit) {
+                const int64_t window_end = *next + left - 1;
+                if (o.base_offset > window_end)
+                    break;
+                o.last_offset = std::min(o.last_offset, window_end);
+            }
+            offered.push_back(o);
+        }
+        auto acquired = f.partitions.acquire(key, f.member_id, offered, static_cast<int32_t>(left),
+                                             f.config, now);
+        if (acquired.empty())
+            continue;
+        const int64_t first = acquired.front().first_offset;
+        const int64_t last = acquired.back().last_offset;
+        auto& out = slot(resp, sp.topic_id, sp.partition);
+        // Only the batches holding acquired records; each slice's are contiguous in its file.
+        for (const auto& b : batches) {
+            if (b.offsets.last_offset < first || b.offsets.base_offset > last)
+                continue;
+            auto& ranges = out.records.file_ranges;
+            const auto& slice = read->slices[b.slice];
+            if (!ranges.empty() && ranges.back().fd == slice.fd &&
+                ranges.back().position + ranges.back().length == b.position) {
+                ranges.back().length += b.size;
+            } else {
+                ranges.push_back({slice.fd, b.position, b.size, slice.keepalive});
+            }
+        }
+        // batch_size: the acquired ranges in pieces of at most that many offsets, the
+        // granularity the client acknowledges in (Kafka's acquired batches).
+        const int64_t piece =
+            f.req.batch_size > 0 ? f.req.batch_size : std::numeric_limits<int64_t>::max();
+        for (const auto& a : acquired) {
+            pass.acquired += a.last_offset - a.first_offset + 1;
+            for (int64_t from = a.first_offset; from <= a.last_offset;) {
+                const int64_t to = std::min(a.last_offset, from + piece - 1);
+                out.acquired_records.push_back({from, to, a.delivery_count});
+                from = to + 1;
+            }
+        }
+        const int64_t size = out.records.size_bytes();
+        pass.bytes += size;
+        budget = std::max<int64_t>(budget - size, 0);
+    }
+    return pass;
+}
+
+void add_leader_hints(const RequestContext& ctx, ShareFetchResponse& resp) {
+    bool named = false;
+    for (auto& t : resp.responses)
+        for (auto& p : t.partitions)
+            if (names_current_leader(p.error_code)) {
+                p.current_leader = {ctx.broker.node_id(), kLeaderEpoch};
+                named = true;
+            }
+    if (named && resp.node_endpoints.empty()) {
+        const auto& advertised = ctx.broker.advertised(ctx.listener);
+        resp.node_endpoints.push_back(
+            {ctx.broker.node_id(), advertised.host, advertised.port, std::nullopt});
+    }
+}
+
+bool has_acknowledgements(const ShareFetchRequest& req) {
+    for (const auto& t : req.topics)
+        for (const auto& p : t.partitions)
+            if (!p.acknowledgement_batches.empty())
+                return true;
+    return false;
+}
+
+}  // namespace share_fetch_detail
+
+asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
+    RequestContext& ctx, const protocol::ShareFetchRequest& req) {
+    using namespace share_fetch_detail;  // NOLINT(google-build-using-namespace)
+    const int16_t version = ctx.header.api_version;
+    if (!req.group_id || req.group_id->empty())
+        co_return failed(ErrorCode::invalid_request, "Invalid group id in the request.");
+    if (!req.member_id || req.member_id->empty())
+        co_return failed(ErrorCode::invalid_request, "Invalid member id in the request.");
+    const std::string& group_id = *req.group_id;
+    const std::string& member_id = *req.member_id;
+    const bool renew = version >= 2 && req.is_renew_ack;
+    if (version >= 2 && req.share_acquire_mode != kBatchOptimized &&
+        req.share_acquire_mode != kRecordLimit)
+        co_return failed(ErrorCode::invalid_request, "Unknown share acquire mode.");
+    // KIP-1222: a renew request only acknowledges; it must ask for nothing.
+    if (renew &&
+        (req.max_wait_ms != 0 || req.min_bytes != 0 || req.max_bytes != 0 || req.max_records != 0))
+        co_return failed(ErrorCode::invalid_request,
+                         "A renew acknowledgement fetches nothing: max_wait_ms, min_bytes, "
+                         "max_bytes and max_records must be 0.");
+    const int32_t epoch = req.share_session_epoch;
+    if (epoch == share::kInitialShareSessionEpoch && has_acknowledgements(req))
+        co_return failed(ErrorCode::invalid_request,
+                         "Acknowledge data present in the initial share fetch request.");
+    if (!authorized(ctx, AclOperation::read, ResourceType::group, group_id))
+        co_return failed(ErrorCode::group_authorization_failed);
+    auto* membership = ctx.broker.share_membership();
+    auto* partitions = ctx.broker.share_partitions();
+    if (!membership || !partitions)  // as Kafka with share groups off
+        co_return failed(ErrorCode::unsupported_version,
+                         "Share groups are not enabled on this broker.");
+    if (auto e = membership->check_member(group_id, member_id); e != ErrorCode::none)
+        co_return failed(e);
+    const share::ShareGroupConfig config = membership->config(group_id);
+
+    ShareFetchResponse resp;
+    resp.acquisition_lock_timeout_ms = config.record_lock_duration_ms;
+
+    // The topics the request names: their partitions join the session when the topic is known
+    // and readable; the others are answered with their error and left out of it.
+    thread_local std::vector<SessionPartition> added;
+    thread_local std::vector<SessionPartition> forgotten;
+    thread_local std::vector<ShareTopicRef> refs;
+    added.clear();
+    forgotten.clear();
+    refs.clear();
+    bool topic_errors = false;
+    for (const auto& t : req.topics) {
+        refs.push_back(resolve_share_topic(ctx, t.topic_id));
+        for (const auto& p : t.partitions) {
+            if (refs.back().error == ErrorCode::none) {
+                added.push_back({t.topic_id, p.partition_index});
+            } else {
+                auto& out = slot(resp, t.topic_id, p.partition_index);
+                out.error_code = refs.back().error;
+                if (!p.acknowledgement_batches.empty())
+                    out.acknowledge_error_code = refs.back().error;
+                topic_errors = true;
+            }
+        }
+    }
+    for (const auto& t : req.forgotten_topics_data)
+        for (int32_t p : t.partitions)
+            forgotten.push_back({t.topic_id, p});
+
+    auto& sessions = ctx.broker.share_sessions();
+    thread_local std::vector<SessionPartition> session;
+    const bool final_fetch = epoch == share::kFinalShareSessionEpoch;
+    if (epoch == share::kInitialShareSessionEpoch) {
+        bool replaced = false;
+        if (auto e = sessions.open(group_id, member_id, added, replaced); e != ErrorCode::none)
+            co_return failed(e);
+        // A new session replaces the member's old one: what it held goes back to the others.
+        if (replaced)
+            partitions->release_member(group_id, member_id, share_now_ms());
+        session.assign(added.begin(), added.end());
+    } else if (final_fetch) {
+        if (auto e = sessions.close(group_id, member_id); e != ErrorCode::none)
+            co_return failed(e);
+        session.clear();
+    } else if (auto e = sessions.update(group_id, member_id, epoch, added, forgotten, session);
+               e != ErrorCode::none) {
+        co_return failed(e);
+    }
+
+    // The piggy-backed acknowledgements, before anything is fetched.
+    for (size_t i = 0; i < req.topics.size(); ++i) {
+        if (refs[i].error != ErrorCode::none)
+            continue;
+        for (const auto& p : req.topics[i].partitions) {
+            if (p.acknowledgement_batches.empty())
+                continue;
+            auto& out = slot(resp, req.topics[i].topic_id, p.partition_index);
+            if (!ctx.broker.logs().get({refs[i].name, p.partition_index})) {
+                out.error_code = ErrorCode::unknown_topic_or_partition;
+                out.acknowledge_error_code = ErrorCode::unknown_topic_or_partition;
+                continue;
+            }
+            const share::SharePartitionKey key{
+                group_id, {refs[i].name, p.partition_index}, req.topics[i].topic_id};
+            out.acknowledge_error_code =
+                apply_acknowledgements(*partitions, key, member_id, p.acknowledgement_batches,
+                                       renew, config, share_now_ms());
+        }
+    }
+    if (final_fetch) {
+        // The member's last word: whatever it still holds is released.
+        partitions->release_member(group_id, member_id, share_now_ms());
+        add_leader_hints(ctx, resp);
+        co_return resp;
+    }
+    if (renew) {
+        add_leader_hints(ctx, resp);
+        co_return resp;
+    }
+
+    const FetchScope scope{.ctx = ctx,
+                           .req = req,
+                           .group_id = group_id,
+                           .member_id = member_id,
+                           .config = config,
+                           .partitions = *partitions,
+                           .session = session,
+                           .record_limit = version >= 2 && req.share_acquire_mode == kRecordLimit};
+    Pass pass = fetch_all(scope, resp);
+    if (topic_errors || pass.has_error || pass.acquired > 0 || req.max_wait_ms <= 0 ||
+        session.empty()) {
+        add_leader_hints(ctx, resp);
+        co_return resp;
+    }
+
+    // Long poll, as Fetch's: park until a produce lands on one of the session's partitions or
+    // max_wait_ms passes. Records are acquired only when they are answered, so a pass that
+    // acquired nothing leaves nothing to undo. The session is copied: `session` is this
+    // thread's and another request may run on it while this one waits.
+    const std::vector<SessionPartition> waiting(session.begin(), session.end());
+    const FetchScope waiting_scope{.ctx = ctx,
+                                   .req = req,
+                                   .group_id = group_id,
+                                   .member_id = member_id,
+                                   .config = config,
+                                   .partitions = *partitions,
+                                   .session = waiting,
+                                   .record_limit = scope.record_limit};
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(req.max_wait_ms);
+    auto waiter = std::make_shared<PartitionWaiters::Waiter>(co_await asio::this_coro::executor);
+    std::vector<std::string> keys;
+    for (const auto& sp : waiting)
+        if (auto name = resolve_share_topic(ctx, sp.topic_id); name.error == ErrorCode::none)
+            keys.push_back(PartitionWaiters::key(name.name, sp.partition));
+    auto& waiters = ctx.broker.waiters();
+    const uint64_t releases = waiters.releases();
+    waiters.add(keys, waiter);
+    pass = fetch_all(waiting_scope, resp);
+    while (!pass.has_error && pass.acquired == 0 && std::chrono::steady_clock::now() < deadline &&
+           waiters.releases() == releases) {
+        ctx.long_poll = true;
+        if (!waiter->woken) {
+            waiter->timer.expires_at(deadline);
+            co_await waiter->timer.async_wait(use_tuple);
+        }
+        waiter->woken = false;
+        pass = fetch_all(waiting_scope, resp);
+    }
+    waiters.remove(keys, waiter);
+    add_leader_hints(ctx, resp);
+    co_return resp;
+}
+
+}  // namespace skiff::broker

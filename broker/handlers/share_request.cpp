@@ -1,0 +1,60 @@
+#include "broker/handlers/share_request.h"
+
+#include <chrono>
+#include <vector>
+
+#include "broker/broker.h"
+#include "broker/security/authorize.h"
+#include "broker/topics/topic_ids.h"
+
+namespace skiff::broker {
+
+using protocol::ErrorCode;
+
+namespace {
+// The RENEW acknowledgement type (KIP-1222), allowed only in a renew request.
+constexpr int8_t kRenew = 4;
+}  // namespace
+
+int64_t share_now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+ShareTopicRef resolve_share_topic(const RequestContext& ctx, const protocol::Uuid& topic_id) {
+    ShareTopicRef ref;
+    auto name = topic_name_of(ctx.broker.topics(), topic_id);
+    if (!name) {
+        ref.error = ErrorCode::unknown_topic_id;
+        return ref;
+    }
+    ref.name = std::move(*name);
+    if (!authorized(ctx, AclOperation::read, ResourceType::topic, ref.name))
+        ref.error = ErrorCode::topic_authorization_failed;
+    return ref;
+}
+
+ErrorCode apply_acknowledgements(share::SharePartitionManager& partitions,
+                                 const share::SharePartitionKey& key, const std::string& member_id,
+                                 std::span<const protocol::ShareAcknowledgementBatch> batches,
+                                 bool renew_allowed, const share::ShareGroupConfig& config,
+                                 int64_t now_ms) {
+    // Reused per I/O thread: the batches' type arrays keep their capacity between requests.
+    thread_local std::vector<share::AcknowledgementBatch> converted;
+    converted.resize(batches.size());
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const auto& b = batches[i];
+        if (!renew_allowed)
+            for (int8_t t : b.acknowledge_types)
+                if (t == kRenew)
+                    return ErrorCode::invalid_request;
+        converted[i].first_offset = b.first_offset;
+        converted[i].last_offset = b.last_offset;
+        converted[i].types.assign(b.acknowledge_types.begin(), b.acknowledge_types.end());
+    }
+    return partitions.acknowledge(
+        key, member_id, std::span<const share::AcknowledgementBatch>(converted), config, now_ms);
+}
+
+}  // namespace skiff::broker

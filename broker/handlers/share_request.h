@@ -1,0 +1,39 @@
+// What ShareFetch and ShareAcknowledge (handlers/share_fetch.cpp, share_acknowledge.cpp) check
+// and do alike: the topic a share request names by id, its READ authorization, and one
+// partition's acknowledgement batches handed to the share-partition manager.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "broker/request_context.h"
+#include "broker/share/share_group_config.h"
+#include "broker/share/share_partition_manager.h"
+#include "protocol/error_code.h"
+#include "protocol/field_spec.h"
+#include "protocol/share_fetch.h"
+
+namespace skiff::broker {
+
+// The clock acquisition locks run on: wall-clock milliseconds, the time the share-partition
+// manager's tick() is given too.
+int64_t share_now_ms();
+
+// The topic a share request names by id: its name, or UNKNOWN_TOPIC_ID (no topic holds the id)
+// or TOPIC_AUTHORIZATION_FAILED (no READ on it), which Kafka answers for each of its partitions.
+struct ShareTopicRef {
+    std::string name;
+    protocol::ErrorCode error = protocol::ErrorCode::none;
+};
+ShareTopicRef resolve_share_topic(const RequestContext& ctx, const protocol::Uuid& topic_id);
+
+// Applies one partition's acknowledgement batches: NONE, the manager's error
+// (INVALID_RECORD_STATE, INVALID_REQUEST), or INVALID_REQUEST for a RENEW (4) in a request that
+// is not a renew request (v1 never is), before the manager sees anything.
+protocol::ErrorCode apply_acknowledgements(
+    share::SharePartitionManager& partitions, const share::SharePartitionKey& key,
+    const std::string& member_id, std::span<const protocol::ShareAcknowledgementBatch> batches,
+    bool renew_allowed, const share::ShareGroupConfig& config, int64_t now_ms);
+
+}  // namespace skiff::broker
