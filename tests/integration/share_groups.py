@@ -100,6 +100,8 @@ class Consumers:
             skiff_harness.reap(self.proc, 10)
         self.reader.join(10)
         err = self.proc.stderr.read()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
         if err:
             sys.stderr.write(err[-4000:])
         assert code == 0, "share consumers exited with %s" % code
