@@ -52,11 +52,13 @@ def create_topic(broker, topic, partitions):
         f.result(timeout=20)
 
 
-def produce(broker, topic, records, batch_each=False):
+def produce(broker, topic, records, batch_each=False, batch_records=10000):
     """records: (partition, key, value) tuples; every one acknowledged or the test fails.
     batch_each: one record per batch (a flush after each), so that a fetch can acquire a
-    single one."""
-    p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5})
+    single one; batch_records: at most that many records per batch (a share fetch acquires
+    whole batches)."""
+    p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5,
+                  "batch.num.messages": batch_records})
     errors = []
     for partition, key, value in records:
         p.produce(topic, value, key, partition=partition,

@@ -37,7 +37,9 @@ class ShareGroupCrashTest(ShareGroupTestBase):
         records = [(i % PARTITIONS, "k%d" % i, b"v" * 100) for i in range(RECORDS)]
         poison_index = 4  # partition 1, offset 1
         records[poison_index] = (poison_index % PARTITIONS, "poison", b"p")
-        produce(broker, topic, records)
+        # Batches of 10: a share fetch acquires whole batches, so fetches of 15 records take
+        # one or two of them, and the kills find records in every state.
+        produce(broker, topic, records, batch_records=10)
         self.group_config(broker, group, share_auto_offset_reset="earliest",
                           share_record_lock_duration_ms=3000)
         # Small fetches so that the kills land in the middle; every member releases the poison.
@@ -45,7 +47,7 @@ class ShareGroupCrashTest(ShareGroupTestBase):
         consumers = Consumers(self, broker, {
             "group": group, "topic": topic, "maxRecords": 15, "batchSize": 15, "maxMs": 120000,
             "stopFile": stop_file,
-            "members": [{"name": "m%d" % i, "releaseKeys": ["poison"],
+            "members": [{"name": "m%d" % i, "releaseKeys": ["poison"], "processMs": 100,
                          "ackWith": "ack" if i == 2 else "fetch"} for i in range(3)]})
         try:
             for k in range(KILLS):

@@ -21,7 +21,7 @@
 //   node kafka_ts_share_consumer.mjs consume HOST:PORT CONFIG_JSON
 //     CONFIG: { group, topic, members: [{ name, accept?, releaseFirst?, rejectKeys?,
 //               releaseKeys?, hold?, fetches?, ackWith?: 'fetch'|'ack', startDelayMs?,
-//               startAfter?: NAME }],
+//               startAfter?: NAME, processMs? }],
 //               stopAfterFinal?, idleMs?, maxMs?, maxRecords?, maxWaitMs?, batchSize?,
 //               stopFile?, quiet? }
 //     quiet (the benchmark): every record accepted, no line per event, counts in the last line.
@@ -391,6 +391,8 @@ class Member {
       try {
         const n = await this.shareFetch()
         if (n > 0) {
+          // processMs: the time the application takes with a batch before its next fetch.
+          if (this.cfg.processMs) await sleep(this.cfg.processMs)
           this.fetches++
           this.run.lastDelivery = Date.now()
           this.run.firstDelivery ??= this.run.lastDelivery
