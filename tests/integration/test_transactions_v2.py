@@ -159,7 +159,7 @@ class TransactionsV2Test(unittest.TestCase):
     def test_features_update_and_level_below_two(self):
         with skiff_harness.Broker(name="features broker").owned_by(self) as broker:
             f = self.kafka_ts("features", broker)
-            self.assertEqual(f["finalized"], {"transaction.version": 2})
+            self.assertEqual(f["finalized"], {"transaction.version": 2, "share.version": 1})
             self.assertEqual(f["endTxnMax"], 5)
             # Lowering needs a downgrade type; validate_only changes nothing.
             self.assertEqual(self.kafka_ts("update", broker, 1, 1, "false")["error"],
@@ -168,15 +168,15 @@ class TransactionsV2Test(unittest.TestCase):
                              INVALID_UPDATE_VERSION)
             self.assertEqual(self.kafka_ts("update", broker, 1, 2, "true")["error"], 0)
             self.assertEqual(self.kafka_ts("features", broker)["finalized"],
-                             {"transaction.version": 2})
+                             {"transaction.version": 2, "share.version": 1})
             self.assertEqual(self.kafka_ts("update", broker, 1, 2, "false")["error"], 0)
             self.assertEqual(self.kafka_ts("features", broker)["finalized"],
-                             {"transaction.version": 1})
+                             {"transaction.version": 1, "share.version": 1})
             # Kept across kill -9.
             broker.kill()
             broker.start()
             self.assertEqual(self.kafka_ts("features", broker)["finalized"],
-                             {"transaction.version": 1})
+                             {"transaction.version": 1, "share.version": 1})
             # At level 1 a Kafka 4.x client gets transactions V1: no implicit add, no bump.
             r = self.kafka_ts("v1", broker, "tv1", "tv1-tx")
             self.assertEqual(r["implicitProduce"], TRANSACTION_ABORTABLE)
@@ -187,7 +187,8 @@ class TransactionsV2Test(unittest.TestCase):
     def test_level_set_by_setting(self):
         with skiff_harness.Broker({"transaction.version": "0"},
                                   name="level 0 broker").owned_by(self) as broker:
-            self.assertEqual(self.kafka_ts("features", broker)["finalized"], {})
+            # share.version (KIP-932) stays finalized at its default, 1.
+            self.assertEqual(self.kafka_ts("features", broker)["finalized"], {"share.version": 1})
 
     def test_batched_add_partitions_platformatic(self):
         with skiff_harness.Broker(name="batched add broker").owned_by(self) as broker:
@@ -226,7 +227,7 @@ class TransactionsV2Test(unittest.TestCase):
                     self.assertEqual(s.recv(65536), b"", "%s: connection not closed" % what)
             # The level did not move, and a well-formed request is still answered.
             self.assertEqual(self.kafka_ts("features", broker)["finalized"],
-                             {"transaction.version": 2})
+                             {"transaction.version": 2, "share.version": 1})
 
 
 if __name__ == "__main__":
