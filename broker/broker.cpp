@@ -205,13 +205,35 @@ void Broker::open_transactions() {
     transactions_ = std::move(*coordinator);
 }
 
-std::vector<storage::PartitionLog*> Broker::share_state_logs() {
-    // As Kafka creates it: many partitions (a share-partition's records go to the one its key
-    // hashes to), cleanup.policy=delete and no retention by time or size. An update is a delta
-    // over the snapshot before it, which compaction would lose; the share-partition manager
-    // prunes what the latest snapshots made useless (share/share_state_store.h).
+share::ShareStateLogs Broker::share_state_logs() {
     const std::string topic = share::kShareGroupStateTopic;
-    if (!topics_.partition_count(topic)) {
+    share::ShareStateLogs logs;
+    logs.partitions_to_create = config_.share_coordinator_state_topic_num_partitions;
+    const auto partitions_of =
+        [this, topic]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
+        std::vector<storage::PartitionLog*> found;
+        const int32_t n = topics_.partition_count(topic).value_or(0);
+        for (int32_t p = 0; p < n; ++p) {
+            auto* log = logs_->get({topic, p});
+            if (!log)
+                return unexpected("cannot open " + topic + "-" + std::to_string(p));
+            found.push_back(log);
+        }
+        return found;
+    };
+    if (topics_.partition_count(topic)) {
+        auto existing = partitions_of();
+        if (!existing)
+            throw std::runtime_error(existing.error());
+        logs.existing = std::move(*existing);
+    }
+    // Created when a share group first writes its state, as Kafka's share coordinator does:
+    // many partitions (a share-partition's records go to the one its key hashes to),
+    // cleanup.policy=delete and no retention by time or size. An update is a delta over the
+    // snapshot before it, which compaction would lose; the share-partitions prune what the
+    // latest snapshots made useless (share/share_state_store.h).
+    logs.create = [this, topic,
+                   partitions_of]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
         TopicOverrides overrides{{"cleanup.policy", "delete"},
                                  {"retention.ms", "-1"},
                                  {"retention.bytes", "-1"},
@@ -220,17 +242,9 @@ std::vector<storage::PartitionLog*> Broker::share_state_logs() {
                                       overrides, false);
         if (created.error != protocol::ErrorCode::none &&
             created.error != protocol::ErrorCode::topic_already_exists)
-            throw std::runtime_error("cannot create the internal topic " + topic + ": " +
-                                     created.message);
-    }
-    const int32_t partitions = topics_.partition_count(topic).value_or(0);
-    std::vector<storage::PartitionLog*> logs;
-    for (int32_t p = 0; p < partitions; ++p) {
-        auto* log = logs_->get({topic, p});
-        if (!log)
-            throw std::runtime_error("cannot open " + topic + "-" + std::to_string(p));
-        logs.push_back(log);
-    }
+            return unexpected("cannot create the internal topic " + topic + ": " + created.message);
+        return partitions_of();
+    };
     return logs;
 }
 

@@ -122,8 +122,8 @@ class Broker {
     void open_transactions();
     void open_schema_registry();
     void replay_schemas();  // _schemas into the registry
-    // __share_group_state's partitions, created if missing (share.coordinator.state.topic.*).
-    std::vector<storage::PartitionLog*> share_state_logs();
+    // __share_group_state's partitions if it exists, and how to create it when first needed.
+    share::ShareStateLogs share_state_logs();
     void open_share_partitions();
 
     config::BrokerConfig config_;

@@ -24,8 +24,7 @@ std::vector<ShareStateBatch>& batch_scratch() {
 }  // namespace
 
 Expected<std::unique_ptr<SharePartitions>, std::string> SharePartitions::open(
-    std::vector<storage::PartitionLog*> logs, SharePartitionsConfig config,
-    ShareTopicLookup topics) {
+    ShareStateLogs logs, SharePartitionsConfig config, ShareTopicLookup topics) {
     std::unique_ptr<SharePartitions> m(
         new SharePartitions(std::move(logs), std::move(config), std::move(topics)));
     if (auto replayed = m->replay(); !replayed)
@@ -33,7 +32,7 @@ Expected<std::unique_ptr<SharePartitions>, std::string> SharePartitions::open(
     return m;
 }
 
-Expected<void, std::string> SharePartitions::reopen(std::vector<storage::PartitionLog*> logs) {
+Expected<void, std::string> SharePartitions::reopen(ShareStateLogs logs) {
     // Lock order: a share-partition's mutex, then the map's; never the other way round.
     EntryMap old;
     {
@@ -302,6 +301,8 @@ std::vector<AcquiredRecords> SharePartitions::acquire(const SharePartitionKey& k
 ErrorCode SharePartitions::acknowledge(const SharePartitionKey& key, const std::string& member_id,
                                        std::span<const AcknowledgementBatch> batches,
                                        const ShareGroupConfig& config, int64_t now_ms) {
+    if (batches.empty())
+        return ErrorCode::none;
     auto e = find(key);
     const MemberRef member = member_ref(member_id, false);
     if (!e) {

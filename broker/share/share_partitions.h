@@ -60,12 +60,11 @@ struct SharePartitionsConfig {
 
 class SharePartitions final : public SharePartitionManager {
   public:
-    // Replays `logs` (the partitions of __share_group_state, by index).
+    // Replays the existing partitions of __share_group_state.
     static Expected<std::unique_ptr<SharePartitions>, std::string> open(
-        std::vector<storage::PartitionLog*> logs, SharePartitionsConfig config,
-        ShareTopicLookup topics);
+        ShareStateLogs logs, SharePartitionsConfig config, ShareTopicLookup topics);
     // broker/control's reset and restore: forgets everything and replays `logs` instead.
-    Expected<void, std::string> reopen(std::vector<storage::PartitionLog*> logs);
+    Expected<void, std::string> reopen(ShareStateLogs logs);
 
     std::optional<int64_t> next_fetch_offset(const SharePartitionKey& key,
                                              const ShareGroupConfig& config,
@@ -100,8 +99,7 @@ class SharePartitions final : public SharePartitionManager {
     size_t share_partition_count() const;
 
   private:
-    SharePartitions(std::vector<storage::PartitionLog*> logs, SharePartitionsConfig config,
-                    ShareTopicLookup topics)
+    SharePartitions(ShareStateLogs logs, SharePartitionsConfig config, ShareTopicLookup topics)
         : store_(std::move(logs)), config_(std::move(config)), topics_(std::move(topics)) {}
 
     struct Entry {

@@ -14,18 +14,49 @@ int32_t ShareStateStore::partition_for(const std::string& group_id, const protoc
                                      partition_count());
 }
 
+void ShareStateStore::rebind(ShareStateLogs logs) {
+    std::lock_guard lock(logs_mutex_);
+    source_ = std::move(logs);
+    logs_ = source_.existing;
+    created_ = !logs_.empty();
+    partitions_ = created_ ? static_cast<int32_t>(logs_.size()) : source_.partitions_to_create;
+}
+
+Expected<storage::PartitionLog*, std::string> ShareStateStore::log_for(int32_t log_partition) {
+    if (!created_.load(std::memory_order_acquire)) {
+        std::lock_guard lock(logs_mutex_);
+        if (!created_) {
+            if (!source_.create)
+                return unexpected(std::string(kShareGroupStateTopic) + " does not exist");
+            auto created = source_.create();
+            if (!created)
+                return unexpected(created.error());
+            if (static_cast<int32_t>(created->size()) != partitions_)
+                return unexpected(std::string(kShareGroupStateTopic) + " has " +
+                                  std::to_string(created->size()) + " partitions, not " +
+                                  std::to_string(partitions_));
+            logs_ = std::move(*created);
+            created_.store(true, std::memory_order_release);
+        }
+    }
+    if (log_partition < 0 || log_partition >= partition_count() || !logs_[log_partition])
+        return unexpected(std::string("no such partition of ") + kShareGroupStateTopic);
+    return logs_[static_cast<size_t>(log_partition)];
+}
+
 Expected<int64_t, std::string> ShareStateStore::append(int32_t log_partition,
                                                        std::vector<protocol::RecordSpec>& records,
                                                        int64_t now_ms) {
-    if (log_partition < 0 || log_partition >= partition_count() || !logs_[log_partition])
-        return unexpected(std::string("no such partition of ") + kShareGroupStateTopic);
+    auto log = log_for(log_partition);
+    if (!log)
+        return unexpected(log.error());
     protocol::BatchSpec spec;
     spec.base_timestamp = now_ms;
     const auto batch = protocol::build_record_batch(spec, records);
     const auto summaries = protocol::validate_batches(batch);
     if (!summaries)
         return unexpected("building a share state batch: " + summaries.error().message);
-    auto appended = logs_[log_partition]->append(batch, *summaries);
+    auto appended = (*log)->append(batch, *summaries);
     if (!appended)
         return unexpected(std::string("appending to ") + kShareGroupStateTopic + "-" +
                           std::to_string(log_partition) + ": " + appended.error().message);
@@ -65,6 +96,8 @@ Expected<int64_t, std::string> ShareStateStore::write_tombstones(int32_t log_par
 
 Expected<void, std::string> ShareStateStore::replay(
     const std::function<void(const Replayed&)>& visit) {
+    if (!created_)
+        return {};  // no topic, no state
     for (int32_t p = 0; p < partition_count(); ++p) {
         if (!logs_[p])
             continue;
@@ -109,7 +142,8 @@ Expected<void, std::string> ShareStateStore::replay(
 }
 
 void ShareStateStore::prune(int32_t log_partition, int64_t offset) {
-    if (log_partition < 0 || log_partition >= partition_count() || !logs_[log_partition])
+    if (!created_ || log_partition < 0 || log_partition >= partition_count() ||
+        !logs_[log_partition])
         return;
     auto* log = logs_[log_partition];
     if (offset <= log->log_start_offset())

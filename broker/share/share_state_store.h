@@ -16,8 +16,10 @@
 // share-partition's records are in the log in the order of its changes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,14 +31,23 @@
 
 namespace skiff::broker::share {
 
+// __share_group_state's partitions, by index: those of the topic as it exists (empty when it does
+// not), and a way to create it, called at the first write (as Kafka's share coordinator creates
+// the topic when a share group first needs it, not at start-up).
+struct ShareStateLogs {
+    std::vector<storage::PartitionLog*> existing;
+    std::function<Expected<std::vector<storage::PartitionLog*>, std::string>()> create;
+    int32_t partitions_to_create = 50;  // share.coordinator.state.topic.num.partitions
+};
+
 class ShareStateStore {
   public:
-    // `logs`: the partitions of __share_group_state, by partition index.
-    explicit ShareStateStore(std::vector<storage::PartitionLog*> logs) : logs_(std::move(logs)) {}
+    explicit ShareStateStore(ShareStateLogs logs) { rebind(std::move(logs)); }
 
     // broker/control's reset and restore: the same store over the new logs.
-    void rebind(std::vector<storage::PartitionLog*> logs) { logs_ = std::move(logs); }
-    int32_t partition_count() const { return static_cast<int32_t>(logs_.size()); }
+    void rebind(ShareStateLogs logs);
+    // The topic's partitions, or the number it will be created with.
+    int32_t partition_count() const { return partitions_; }
     int32_t partition_for(const std::string& group_id, const protocol::Uuid& topic_id,
                           int32_t partition) const;
 
@@ -71,6 +82,13 @@ class ShareStateStore {
                                           std::vector<protocol::RecordSpec>& records,
                                           int64_t now_ms);
 
+    // The partition's log, the topic created first if it does not exist yet.
+    Expected<storage::PartitionLog*, std::string> log_for(int32_t log_partition);
+
+    ShareStateLogs source_;
+    int32_t partitions_ = 0;
+    std::mutex logs_mutex_;  // guards logs_ until the topic exists
+    std::atomic<bool> created_{false};
     std::vector<storage::PartitionLog*> logs_;
 };
 

@@ -4,23 +4,11 @@
 // retention.
 #include "broker/share/share_partition.h"
 
+#include "share_test_support.h"
+
 #include <gtest/gtest.h>
 
-namespace skiff::protocol {
-inline void PrintTo(ErrorCode e, std::ostream* os) {
-    *os << error_name(e) << " (" << static_cast<int>(e) << ")";
-}
-}  // namespace skiff::protocol
-
 namespace skiff::broker::share {
-
-inline bool operator==(const AcquiredRecords& a, const AcquiredRecords& b) {
-    return a.first_offset == b.first_offset && a.last_offset == b.last_offset &&
-           a.delivery_count == b.delivery_count;
-}
-inline void PrintTo(const AcquiredRecords& a, std::ostream* os) {
-    *os << "[" << a.first_offset << ".." << a.last_offset << " x" << a.delivery_count << "]";
-}
 
 namespace {
 
@@ -28,7 +16,7 @@ using protocol::ErrorCode;
 
 constexpr MemberRef kAlice = 1;
 constexpr MemberRef kBob = 2;
-constexpr int8_t kAccept = 1, kRelease = 2, kReject = 3, kRenew = 4;
+using namespace ack_type;
 
 struct SharePartitionTest : ::testing::Test {
     SharePartition sp{0};
