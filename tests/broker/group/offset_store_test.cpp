@@ -129,7 +129,8 @@ TEST_F(OffsetStoreTest, GroupRecordsKeepTheirLatestValueThroughSnapshotsAndReten
 namespace skiff::broker::group {
 namespace {
 
-std::vector<std::byte> bytes_of(const std::string& s) {
+// Named apart from coordinator_fixture.h's bytes_of: unity builds may put both in one batch.
+std::vector<std::byte> record_bytes_of(const std::string& s) {
     auto b = std::as_bytes(std::span(s.data(), s.size()));
     return {b.begin(), b.end()};
 }
@@ -156,12 +157,12 @@ TEST(OffsetRecords, KafkaLayoutOfKeyAndValue) {
     EXPECT_EQ(value.substr(2, 8), std::string("\x00\x00\x00\x00\x00\x00\x00\x2a", 8));
     EXPECT_EQ(value.substr(10, 4), std::string("\xff\xff\xff\xff", 4));
 
-    auto k = decode_offset_key(bytes_of(key));
+    auto k = decode_offset_key(record_bytes_of(key));
     ASSERT_TRUE(k);
     EXPECT_EQ(k->group, "g");
     EXPECT_EQ(k->topic, "tp");
     EXPECT_EQ(k->partition, 7);
-    auto back = decode_offset_value(bytes_of(value));
+    auto back = decode_offset_value(record_bytes_of(value));
     ASSERT_TRUE(back);
     EXPECT_EQ(back->offset, 42);
     EXPECT_EQ(back->metadata, "m");
@@ -177,16 +178,16 @@ TEST(OffsetRecords, OlderValueVersionsAndMalformedBytes) {
         "\x00\x00\x00\x00\x00\x00\x00\x09"
         "\x00\x00\x00\x00\x00\x00\x00\x0a",
         28);
-    auto old = decode_offset_value(bytes_of(v1));
+    auto old = decode_offset_value(record_bytes_of(v1));
     ASSERT_TRUE(old);
     EXPECT_EQ(old->offset, 5);
     EXPECT_EQ(old->leader_epoch, -1);
     EXPECT_EQ(old->commit_timestamp, 9);
 
-    auto truncated = decode_offset_value(bytes_of(encode_offset_value({}).substr(0, 9)));
+    auto truncated = decode_offset_value(record_bytes_of(encode_offset_value({}).substr(0, 9)));
     ASSERT_FALSE(truncated);
     EXPECT_EQ(truncated.error().field, "offset");
-    auto trailing = decode_offset_key(bytes_of(encode_offset_key({"g", "t", 0}) + "x"));
+    auto trailing = decode_offset_key(record_bytes_of(encode_offset_key({"g", "t", 0}) + "x"));
     EXPECT_FALSE(trailing);
 }
 

@@ -57,11 +57,13 @@ TEST_F(ShareGroupAuthorizationTest, HeartbeatNeedsReadOnTheGroupAndDescribeOnThe
 
 TEST_F(ShareGroupAuthorizationTest, DescribeAndGroupConfigsNeedTheirOperations) {
     protocol::ShareGroupDescribeRequest d;
-    d.group_ids = {"workers", "watched"};
+    d.group_ids = {"other", "watched", "workers"};
     auto described = run(handle_share_group_describe, d, 1);
-    ASSERT_EQ(described.groups.size(), 2u);
+    ASSERT_EQ(described.groups.size(), 3u);
     EXPECT_EQ(described.groups[0].error_code, ErrorCode::group_authorization_failed);
-    EXPECT_EQ(described.groups[1].error_code, ErrorCode::group_id_not_found);  // allowed, absent
+    // Allowed (DESCRIBE, or READ that implies it, as in Kafka), and absent.
+    EXPECT_EQ(described.groups[1].error_code, ErrorCode::group_id_not_found);
+    EXPECT_EQ(described.groups[2].error_code, ErrorCode::group_id_not_found);
 
     protocol::IncrementalAlterConfigsRequest alter;
     protocol::IncrementalAlterConfigsResource res;

@@ -145,7 +145,7 @@ TEST_F(TransactionsV2Test, UpdateFeaturesFollowsKafkasRulesAndIsKeptAcrossAResta
     // A safe downgrade to 1, then ApiVersions shows it at a new epoch.
     EXPECT_EQ(update(1, 2).error_code, ErrorCode::none);
     auto r = api_versions();
-    ASSERT_EQ(r.finalized_features.size(), 1u);
+    ASSERT_EQ(r.finalized_features.size(), 2u);  // and share.version, at 1
     EXPECT_EQ(r.finalized_features[0].max_version_level, 1);
     EXPECT_EQ(r.finalized_features_epoch, 2);
     EXPECT_EQ(update(2, 2).error_code, ErrorCode::invalid_update_version);  // "downgrade" up
@@ -157,7 +157,8 @@ TEST_F(TransactionsV2Test, UpdateFeaturesFollowsKafkasRulesAndIsKeptAcrossAResta
     EXPECT_EQ(update(0, 1, false, 0).error_code, ErrorCode::invalid_update_version);
     EXPECT_EQ(update(0, 2, false, 0).error_code, ErrorCode::none);
     EXPECT_EQ(broker().features().transaction_version(), 0);
-    EXPECT_TRUE(api_versions().finalized_features.empty());
+    ASSERT_EQ(api_versions().finalized_features.size(), 1u);
+    EXPECT_EQ(api_versions().finalized_features[0].name, "share.version");
     // v2 has no per-feature results; the upgrade back works.
     auto v2 = update(2, 1, false, 2);
     EXPECT_EQ(v2.error_code, ErrorCode::none);
