@@ -206,11 +206,31 @@ void Broker::open_transactions() {
 }
 
 share::ShareStateLogs Broker::share_state_logs() {
+    // Created when a share group first writes its state, as Kafka's share coordinator does:
+    // many partitions (a share-partition's records go to the one its key hashes to),
+    // cleanup.policy=delete and no retention by time or size. An update is a delta over the
+    // snapshot before it, which compaction would lose, and retention would drop the state of a
+    // quiet share-partition; the share-partitions prune what the latest snapshots made useless
+    // (share/share_state_store.h).
     const std::string topic = share::kShareGroupStateTopic;
     share::ShareStateLogs logs;
     logs.partitions_to_create = config_.share_coordinator_state_topic_num_partitions;
     const auto partitions_of =
         [this, topic]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
+        // A topic a client's Metadata auto-created gets the settings the state needs.
+        auto overrides = topics_.overrides(topic).value_or(TopicOverrides{});
+        const TopicOverrides needed{
+            {"cleanup.policy", "delete"}, {"retention.ms", "-1"}, {"retention.bytes", "-1"}};
+        bool changed = false;
+        for (const auto& [key, value] : needed)
+            if (overrides[key] != value) {
+                overrides[key] = value;
+                changed = true;
+            }
+        if (changed)
+            if (auto set = topics_.set_overrides(topic, overrides, false);
+                set.error != protocol::ErrorCode::none)
+                return unexpected("cannot configure " + topic + ": " + set.message);
         std::vector<storage::PartitionLog*> found;
         const int32_t n = topics_.partition_count(topic).value_or(0);
         for (int32_t p = 0; p < n; ++p) {
@@ -227,11 +247,6 @@ share::ShareStateLogs Broker::share_state_logs() {
             throw std::runtime_error(existing.error());
         logs.existing = std::move(*existing);
     }
-    // Created when a share group first writes its state, as Kafka's share coordinator does:
-    // many partitions (a share-partition's records go to the one its key hashes to),
-    // cleanup.policy=delete and no retention by time or size. An update is a delta over the
-    // snapshot before it, which compaction would lose; the share-partitions prune what the
-    // latest snapshots made useless (share/share_state_store.h).
     logs.create = [this, topic,
                    partitions_of]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
         TopicOverrides overrides{{"cleanup.policy", "delete"},

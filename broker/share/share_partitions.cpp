@@ -127,7 +127,6 @@ std::shared_ptr<SharePartitions::Entry> SharePartitions::find_or_add(
     e->group_id = group;
     e->tp = tp;
     e->topic_id = topic_id;
-    e->log_partition = store_.partition_for(group, topic_id, tp.partition);
     entries_.emplace(Id{group, topic_id, tp.partition}, e);
     return e;
 }
@@ -164,7 +163,19 @@ MemberRef SharePartitions::member_ref(const std::string& member_id, bool add) {
     return ref;
 }
 
+Expected<void, std::string> SharePartitions::resolve_log_partition(Entry& e) {
+    if (e.log_partition >= 0)
+        return {};
+    auto p = store_.partition_for(e.group_id, e.topic_id, e.tp.partition);
+    if (!p)
+        return unexpected(p.error());
+    e.log_partition = *p;
+    return {};
+}
+
 Expected<void, std::string> SharePartitions::write_snapshot(Entry& e, int64_t now_ms) {
+    if (auto resolved = resolve_log_partition(e); !resolved)
+        return resolved;
     ShareSnapshotValue value;
     value.snapshot_epoch = e.snapshot_epoch + 1;
     value.state_epoch = e.state_epoch;
@@ -191,7 +202,8 @@ Expected<void, std::string> SharePartitions::write_snapshot(Entry& e, int64_t no
 
 Expected<void, std::string> SharePartitions::persist(Entry& e, const Window& window,
                                                      int64_t now_ms) {
-    if (e.snapshot_due || e.updates_since_snapshot >= config_.snapshot_update_records)
+    if (e.snapshot_due || e.log_partition < 0 ||
+        e.updates_since_snapshot >= config_.snapshot_update_records)
         return write_snapshot(e, now_ms);
     ShareUpdateValue value;
     value.snapshot_epoch = e.snapshot_epoch;
@@ -361,6 +373,8 @@ void SharePartitions::delete_group(const std::string& group_id) {
             continue;
         e->deleted = true;
         erase(*e);
+        if (e->log_partition < 0)
+            continue;  // never written: nothing to delete
         if (auto written = store_.write_tombstones(e->log_partition, e->group_id, e->topic_id,
                                                    e->tp.partition, now);
             !written)
@@ -409,7 +423,8 @@ void SharePartitions::prune() {
     }
     for (const auto& e : tick_entries_) {
         std::lock_guard entry_lock(e->mutex);
-        if (e->deleted)
+        if (e->deleted || e->log_partition < 0 ||
+            e->log_partition >= static_cast<int32_t>(keep.size()))
             continue;
         auto& k = keep[static_cast<size_t>(e->log_partition)];
         k = std::min(k, e->snapshot_offset < 0 ? int64_t{0} : e->snapshot_offset);
@@ -540,6 +555,8 @@ std::map<storage::TopicPartition, ErrorCode> SharePartitions::delete_offsets(
             continue;
         e->deleted = true;
         erase(*e);
+        if (e->log_partition < 0)
+            continue;  // never written: nothing to delete
         if (auto written =
                 store_.write_tombstones(e->log_partition, group_id, *id, tp.partition, now);
             !written) {

@@ -108,7 +108,7 @@ class SharePartitions final : public SharePartitionManager {
         std::string group_id;
         storage::TopicPartition tp;  // topic empty when the id's name is not known
         protocol::Uuid topic_id;
-        int32_t log_partition = 0;
+        int32_t log_partition = -1;  // of __share_group_state; -1 until the first write
         SharePartition state;
         int32_t state_epoch = 0;
         int32_t snapshot_epoch = 0;
@@ -162,6 +162,7 @@ class SharePartitions final : public SharePartitionManager {
     // The one record of a change (entry locked). `window`: the offsets it touched.
     Expected<void, std::string> persist(Entry& e, const Window& window, int64_t now_ms);
     Expected<void, std::string> write_snapshot(Entry& e, int64_t now_ms);
+    Expected<void, std::string> resolve_log_partition(Entry& e);
     int64_t start_offset_for(const ShareGroupConfig& config, const LogBounds& bounds,
                              int64_t now_ms) const;
     void prune();

@@ -8,8 +8,11 @@
 
 namespace skiff::broker::share {
 
-int32_t ShareStateStore::partition_for(const std::string& group_id, const protocol::Uuid& topic_id,
-                                       int32_t partition) const {
+Expected<int32_t, std::string> ShareStateStore::partition_for(const std::string& group_id,
+                                                              const protocol::Uuid& topic_id,
+                                                              int32_t partition) {
+    if (auto log = log_for(0); !log)
+        return unexpected(log.error());
     return share_state_partition_for(share_coordinator_key(group_id, topic_id, partition),
                                      partition_count());
 }
@@ -31,10 +34,11 @@ Expected<storage::PartitionLog*, std::string> ShareStateStore::log_for(int32_t l
             auto created = source_.create();
             if (!created)
                 return unexpected(created.error());
-            if (static_cast<int32_t>(created->size()) != partitions_)
-                return unexpected(std::string(kShareGroupStateTopic) + " has " +
-                                  std::to_string(created->size()) + " partitions, not " +
-                                  std::to_string(partitions_));
+            if (created->empty())
+                return unexpected(std::string(kShareGroupStateTopic) + " has no partitions");
+            // A topic made before (by a client's Metadata auto-creation, say) keeps its
+            // partition count, as Kafka uses whatever count its internal topics have.
+            partitions_ = static_cast<int32_t>(created->size());
             logs_ = std::move(*created);
             created_.store(true, std::memory_order_release);
         }

@@ -47,9 +47,11 @@ class ShareStateStore {
     // broker/control's reset and restore: the same store over the new logs.
     void rebind(ShareStateLogs logs);
     // The topic's partitions, or the number it will be created with.
-    int32_t partition_count() const { return partitions_; }
-    int32_t partition_for(const std::string& group_id, const protocol::Uuid& topic_id,
-                          int32_t partition) const;
+    int32_t partition_count() const { return partitions_.load(); }
+    // The partition of __share_group_state for a share-partition's records, by the topic's
+    // actual partition count; the topic is created first if it does not exist yet.
+    Expected<int32_t, std::string> partition_for(const std::string& group_id,
+                                                 const protocol::Uuid& topic_id, int32_t partition);
 
     // Appends one record (one batch); returns its offset in the log partition.
     Expected<int64_t, std::string> write_snapshot(int32_t log_partition, const ShareStateKey& key,
@@ -86,7 +88,7 @@ class ShareStateStore {
     Expected<storage::PartitionLog*, std::string> log_for(int32_t log_partition);
 
     ShareStateLogs source_;
-    int32_t partitions_ = 0;
+    std::atomic<int32_t> partitions_{0};
     std::mutex logs_mutex_;  // guards logs_ until the topic exists
     std::atomic<bool> created_{false};
     std::vector<storage::PartitionLog*> logs_;

@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "broker/handlers/leader_hints.h"
+#include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
 #include "protocol/compression/batch_recompress.h"
 #include "protocol/crc32c.h"
@@ -227,6 +228,35 @@ TEST_F(ProduceTest, TwoBatchesAreInvalidRecordFromV3) {
 TEST_F(ProduceTest, InternalOffsetsTopicIsRefused) {
     auto r = produce("__consumer_offsets", 0, make_batch(1));
     EXPECT_EQ(r.error_code, ErrorCode::invalid_topic_exception);
+}
+
+// The share-partitions' state topic exists once a share group wrote its state; clients never
+// write to it.
+TEST_F(ProduceTest, InternalShareGroupStateTopicIsRefused) {
+    create_topic("t");
+    auto* shares = broker().share_partitions();
+    ASSERT_NE(shares, nullptr);
+    auto id = broker().topics().topic_id("t");
+    ASSERT_TRUE(id);
+    share::SharePartitionKey key{"g", {"t", 0}, to_uuid(*id)};
+    ASSERT_EQ(shares->next_fetch_offset(key, {}, {0, 0, {}}, 0), std::nullopt);
+    const std::string topic = share::kShareGroupStateTopic;
+    EXPECT_EQ(broker().topics().partition_count(topic), 50);
+    auto overrides = broker().topics().overrides(topic).value_or(TopicOverrides{});
+    EXPECT_EQ(overrides["cleanup.policy"], "delete");
+    EXPECT_EQ(overrides["retention.ms"], "-1");
+    int64_t records = 0;
+    for (int32_t p = 0; p < 50; ++p)
+        records += high_watermark(topic, p);
+    EXPECT_EQ(records, 1);  // the share-partition's initial ShareSnapshot
+    for (int32_t p : {0, 49}) {
+        auto r = produce(topic, p, make_batch(1));
+        EXPECT_EQ(r.error_code, ErrorCode::invalid_topic_exception);
+    }
+    records = 0;
+    for (int32_t p = 0; p < 50; ++p)
+        records += high_watermark(topic, p);
+    EXPECT_EQ(records, 1);
 }
 
 TEST_F(ProduceTest, ProducerIdNeverIssuedIsUnknownProducerId) {

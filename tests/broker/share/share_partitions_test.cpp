@@ -354,6 +354,40 @@ TEST_F(SharePartitionsTest, TopicIsCreatedAtTheFirstWrite) {
 namespace skiff::broker::share {
 namespace {
 
+// A __share_group_state made earlier with another partition count (a client's Metadata
+// auto-created it) is used as it is: the key hashes over its real partition count.
+TEST_F(SharePartitionsTest, ExistingTopicKeepsItsPartitionCount) {
+    shares.reset();
+    ShareStateLogs lazy;
+    lazy.partitions_to_create = 50;
+    lazy.create = [&]() -> Expected<std::vector<storage::PartitionLog*>, std::string> {
+        return std::vector<storage::PartitionLog*>{logs[0].get(), logs[1].get()};
+    };
+    auto opened = SharePartitions::open(lazy, config, ShareTopicLookup{});
+    ASSERT_TRUE(opened) << opened.error();
+    ASSERT_EQ((*opened)->next_fetch_offset(key, group, bounds, now), 0);
+    const int32_t p = share_state_partition_for(share_coordinator_key("g", topic_id, 0), 2);
+    EXPECT_EQ(logs[static_cast<size_t>(p)]->log_end_offset(), 1);
+    EXPECT_EQ(logs[static_cast<size_t>(1 - p)]->log_end_offset(), 0);
+}
+
+// broker/control's reset: the manager forgets everything and loads the new (here: no) topic;
+// its restore: the state read back from the old logs.
+TEST_F(SharePartitionsTest, ReopenLoadsTheGivenLogs) {
+    ASSERT_EQ(next(), 0);
+    ASSERT_EQ(acquire("m", {{0, 9}}).size(), 1u);
+    ASSERT_EQ(ack("m", {{0, 4, {kAccept}}}), ErrorCode::none);
+    ASSERT_TRUE(shares->reopen(ShareStateLogs{}));
+    EXPECT_EQ(shares->share_partition_count(), 0u);
+    EXPECT_EQ(ack("m", {{5, 9, {kAccept}}}), ErrorCode::invalid_record_state);
+    ShareStateLogs old;
+    for (auto& l : logs)
+        old.existing.push_back(l.get());
+    ASSERT_TRUE(shares->reopen(old));
+    EXPECT_EQ(start_of(), 5);
+    EXPECT_EQ(next(), 5);
+}
+
 // Four members consume three share-partitions at once while the broker's timer ticks: every
 // record is acquired and accepted exactly once, and nothing deadlocks.
 TEST_F(SharePartitionsTest, ConcurrentMembersShareEveryRecordOnce) {
