@@ -233,8 +233,9 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
         // granularity the client acknowledges in (Kafka's acquired batches).
         const int64_t piece =
             f.req.batch_size > 0 ? f.req.batch_size : std::numeric_limits<int64_t>::max();
+        int64_t acquired_here = 0;
         for (const auto& a : acquired) {
-            pass.acquired += a.last_offset - a.first_offset + 1;
+            acquired_here += a.last_offset - a.first_offset + 1;
             for (int64_t from = a.first_offset; from <= a.last_offset;) {
                 const int64_t to = std::min(a.last_offset, from + piece - 1);
                 out.acquired_records.push_back({from, to, a.delivery_count});
@@ -242,6 +243,12 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
             }
         }
         const int64_t size = out.records.size_bytes();
+        // /metrics' fetched records and bytes count share consumers too (the records acquired).
+        auto& traffic = log->traffic();
+        storage::PartitionTraffic::add(traffic.records_fetched,
+                                       static_cast<uint64_t>(acquired_here));
+        storage::PartitionTraffic::add(traffic.bytes_fetched, static_cast<uint64_t>(size));
+        pass.acquired += acquired_here;
         pass.bytes += size;
         budget = std::max<int64_t>(budget - size, 0);
     }

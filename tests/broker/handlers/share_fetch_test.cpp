@@ -108,6 +108,10 @@ TEST_F(ShareFetchTest, AcquiresTheLogsOwnBatchesAndAnswersTheRanges) {
     EXPECT_EQ(p.acquired_records[0].last_offset, 4);
     EXPECT_EQ(p.acquired_records[0].delivery_count, 1);
     EXPECT_EQ(partitions.state("queue", "t", 0).acquired.size(), 5u);
+    // /metrics counts what share consumers were handed, as it counts Fetch's.
+    auto& traffic = broker().logs().get({"t", 0})->traffic();
+    EXPECT_EQ(traffic.records_fetched.load(), 5u);
+    EXPECT_EQ(traffic.bytes_fetched.load(), static_cast<uint64_t>(p.records.size_bytes()));
 
     // The other member gets nothing of what m1 holds; with nothing new, an empty answer.
     auto other = fetch(request("m2", 0));
