@@ -291,15 +291,25 @@ void Broker::open_share_partitions() {
     // What a share group's membership tells the share side (broker/share/share_membership.h):
     // a member that leaves or is fenced loses its share session and what it holds is released;
     // a deleted group's sessions and share-partition state go.
+    // A member that left on its own keeps its session a moment (ShareSessionCache::
+    // member_leaving): its final acknowledgements may arrive after the leave.
     share_membership_->set_listener(
-        {[this](const std::string& group_id, const std::string& member_id) {
-             share_sessions_.member_left(group_id, member_id);
-             share_state_->release_member(group_id, member_id, storage::wall_clock_ms());
-         },
-         [this](const std::string& group_id) {
-             share_sessions_.group_deleted(group_id);
-             share_state_->delete_group(group_id);
-         }});
+        {.member_left =
+             [this](const std::string& group_id, const std::string& member_id) {
+                 const int64_t now = storage::wall_clock_ms();
+                 if (!share_sessions_.member_leaving(group_id, member_id, now))
+                     share_state_->release_member(group_id, member_id, now);
+             },
+         .group_deleted =
+             [this](const std::string& group_id) {
+                 share_sessions_.group_deleted(group_id);
+                 share_state_->delete_group(group_id);
+             },
+         .member_fenced =
+             [this](const std::string& group_id, const std::string& member_id) {
+                 share_sessions_.member_left(group_id, member_id);
+                 share_state_->release_member(group_id, member_id, storage::wall_clock_ms());
+             }});
 }
 
 void Broker::open_schema_registry() {

@@ -413,11 +413,11 @@ void GroupCoordinator::tick() {
         consumer_.tick(t);
         std::vector<std::pair<std::string, std::string>> expired;
         share_.tick(t, expired);
-        if (share_listener_.member_left)
+        const auto& fenced = share_listener_.member_fenced ? share_listener_.member_fenced
+                                                           : share_listener_.member_left;
+        if (fenced)
             for (auto& [group_id, member_id] : expired)
-                deferred.push_back([f = share_listener_.member_left, group_id, member_id] {
-                    f(group_id, member_id);
-                });
+                deferred.push_back([f = fenced, group_id, member_id] { f(group_id, member_id); });
         std::vector<std::string> consumer_groups;
         groups_.for_each_of<consumer::ConsumerGroup>(
             [&](consumer::ConsumerGroup& g) { consumer_groups.push_back(g.group_id()); });

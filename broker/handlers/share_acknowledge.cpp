@@ -65,8 +65,16 @@ asio::awaitable<protocol::ShareAcknowledgeResponse> handle_share_acknowledge(
     if (!membership || !partitions)  // as Kafka with share groups off
         co_return ack_failed(ErrorCode::unsupported_version,
                              "Share groups are not enabled on this broker.");
-    if (auto e = membership->check_member(group_id, member_id); e != ErrorCode::none)
-        co_return ack_failed(e);
+    if (auto e = membership->check_member(group_id, member_id); e != ErrorCode::none) {
+        // A member that has just left on its own may still acknowledge what it holds, and close
+        // its session, while it has its session (ShareSessionCache::has_session, member_leaving):
+        // librdkafka's close sends its last acknowledgements beside the leave, on another
+        // connection, and Kafka applies them whichever comes first.
+        const bool closing = e == ErrorCode::unknown_member_id &&
+                             ctx.broker.share_sessions().has_session(group_id, member_id);
+        if (!closing)
+            co_return ack_failed(e);
+    }
     const share::ShareGroupConfig config = membership->config(group_id);
 
     auto& sessions = ctx.broker.share_sessions();

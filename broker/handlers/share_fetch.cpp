@@ -147,6 +147,10 @@ struct FetchScope {
 Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
     Pass pass;
     int64_t budget = std::max<int32_t>(f.req.max_bytes, 0);
+    // Unlike Fetch (KIP-74: the first batch goes whatever the limit), a ShareFetch with
+    // max_bytes 0 gets no records, as Kafka answers it (librdkafka 2.15's 0180 pins this).
+    if (budget == 0)
+        return pass;
     const int32_t max_records = f.req.max_records > 0 ? f.req.max_records : 1;
     const auto isolation = f.config.read_committed ? storage::Isolation::read_committed
                                                    : storage::Isolation::read_uncommitted;
@@ -311,8 +315,15 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
     if (!membership || !partitions)  // as Kafka with share groups off
         co_return failed(ErrorCode::unsupported_version,
                          "Share groups are not enabled on this broker.");
-    if (auto e = membership->check_member(group_id, member_id); e != ErrorCode::none)
-        co_return failed(e);
+    if (auto e = membership->check_member(group_id, member_id); e != ErrorCode::none) {
+        // A member that has just left on its own may still close its session with its final
+        // acknowledgements (epoch -1), sent beside the leave (ShareSessionCache::member_leaving).
+        const bool closing = e == ErrorCode::unknown_member_id &&
+                             epoch == share::kFinalShareSessionEpoch &&
+                             ctx.broker.share_sessions().has_session(group_id, member_id);
+        if (!closing)
+            co_return failed(e);
+    }
     const share::ShareGroupConfig config = membership->config(group_id);
 
     ShareFetchResponse resp;

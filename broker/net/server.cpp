@@ -657,8 +657,13 @@ void Server::maintenance_loop() {
         }
         // Expired acquisition locks of share groups: their records go back (or are archived at
         // the delivery count limit). Cheap when none is due (one comparison per share-partition).
-        if (auto* shares = broker_->share_partitions())
-            shares->tick(storage::wall_clock_ms());
+        if (auto* shares = broker_->share_partitions()) {
+            const int64_t now = storage::wall_clock_ms();
+            shares->tick(now);
+            // Members that left without closing their share session: what they hold goes back.
+            for (const auto& [group_id, member_id] : broker_->share_sessions().expire_closing(now))
+                shares->release_member(group_id, member_id, now);
+        }
         if (clock::now() >= next_txn_expire) {
             if (size_t expired = broker_->transactions().expire_transactional_ids(); expired > 0)
                 spdlog::info("expired {} transactional id(s)", expired);

@@ -32,11 +32,15 @@ class ShareMembership {
     // group without configs, or an unknown one, gets the defaults).
     virtual ShareGroupConfig config(const std::string& group_id) const = 0;
 
-    // Called (after the membership's own lock is released) when a member leaves the group or is
-    // fenced (session timeout), and when a group is deleted. Set once, at start-up.
+    // Called (after the membership's own lock is released) when a member leaves the group on its
+    // own (a heartbeat with epoch -1: the client is closing, its final ShareAcknowledge may be on
+    // its way), when one is fenced (session timeout: the client is gone; member_left when
+    // member_fenced is not set), and when a group is deleted. Set once, at start-up.
     struct Listener {
         std::function<void(const std::string& group_id, const std::string& member_id)> member_left;
         std::function<void(const std::string& group_id)> group_deleted;
+        std::function<void(const std::string& group_id, const std::string& member_id)>
+            member_fenced;
     };
     virtual void set_listener(Listener listener) = 0;
 

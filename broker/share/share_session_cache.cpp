@@ -116,6 +116,39 @@ void ShareSessionCache::group_deleted(std::string_view group_id) {
     groups_.erase(g);
 }
 
+bool ShareSessionCache::member_leaving(std::string_view group_id, std::string_view member_id,
+                                       int64_t now_ms) {
+    std::lock_guard lock(mutex_);
+    Session* s = find(group_id, member_id);
+    if (!s)
+        return false;
+    s->left_at_ms = now_ms;
+    return true;
+}
+
+bool ShareSessionCache::has_session(std::string_view group_id, std::string_view member_id) const {
+    std::lock_guard lock(mutex_);
+    return find(group_id, member_id) != nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> ShareSessionCache::expire_closing(int64_t now_ms) {
+    std::vector<std::pair<std::string, std::string>> expired;
+    std::lock_guard lock(mutex_);
+    for (auto g = groups_.begin(); g != groups_.end();) {
+        for (auto m = g->second.begin(); m != g->second.end();) {
+            if (m->second.left_at_ms >= 0 && now_ms - m->second.left_at_ms >= kClosingGraceMs) {
+                expired.emplace_back(g->first, m->first);
+                m = g->second.erase(m);
+                --size_;
+            } else {
+                ++m;
+            }
+        }
+        g = g->second.empty() ? groups_.erase(g) : std::next(g);
+    }
+    return expired;
+}
+
 size_t ShareSessionCache::size() const {
     std::lock_guard lock(mutex_);
     return size_;

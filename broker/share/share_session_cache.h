@@ -21,6 +21,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "protocol/error_code.h"
@@ -67,20 +68,43 @@ class ShareSessionCache {
     // when there is none.
     protocol::ErrorCode close(std::string_view group_id, std::string_view member_id);
 
-    // The membership's listener: the member left or was fenced / the group was deleted.
+    // The membership's listener: the member was fenced (or its session must go at once) / the
+    // group was deleted.
     void member_left(std::string_view group_id, std::string_view member_id);
     void group_deleted(std::string_view group_id);
+
+    // A member left the group on its own (ShareGroupHeartbeat with epoch -1): a closing client
+    // sends its final ShareAcknowledge / ShareFetch (epoch -1) at the same time on another
+    // connection (librdkafka does), which may arrive after the leave. Its session is kept as
+    // "closing" for `kClosingGraceMs` so that those final acknowledgements are applied, as Kafka
+    // applies them (it does not tie share sessions to group membership). False when the member
+    // has no session (then nothing will close it: the caller releases what it holds).
+    static constexpr int64_t kClosingGraceMs = 5000;
+    bool member_leaving(std::string_view group_id, std::string_view member_id, int64_t now_ms);
+    // Whether the member has a session. A member the group no longer knows that still has one
+    // has just left on its own: its last acknowledgements are accepted. (Fenced members and
+    // deleted groups lose their sessions at once; sessions do not outlive a restart.) Also true
+    // in the moment between the leave and the listener's member_leaving.
+    bool has_session(std::string_view group_id, std::string_view member_id) const;
+    // Closing sessions past their grace: removed, and returned so that the caller releases what
+    // their members still hold.
+    std::vector<std::pair<std::string, std::string>> expire_closing(int64_t now_ms);
 
     size_t size() const;
 
   private:
     struct Session {
         int32_t epoch = 1;  // the epoch the next request must carry
+        // When its member left the group (member_leaving), -1 while it is a member.
+        int64_t left_at_ms = -1;
         std::vector<SessionPartition> partitions;
     };
     using Members = std::map<std::string, Session, std::less<>>;
 
     Session* find(std::string_view group_id, std::string_view member_id);
+    const Session* find(std::string_view group_id, std::string_view member_id) const {
+        return const_cast<ShareSessionCache*>(this)->find(group_id, member_id);
+    }
     static void add(std::vector<SessionPartition>& to, std::span<const SessionPartition> ps);
     void erase(std::string_view group_id, std::string_view member_id);
 

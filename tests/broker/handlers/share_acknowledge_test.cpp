@@ -132,6 +132,26 @@ TEST_F(ShareAcknowledgeTest, TheFinalEpochClosesTheSessionAndReleases) {
               ErrorCode::share_session_not_found);
 }
 
+TEST_F(ShareAcknowledgeTest, AFinalAcknowledgementAfterTheMembersLeaveIsApplied) {
+    // librdkafka's close sends the leave heartbeat and its last ShareAcknowledges on two
+    // connections at once; the leave may be served first. The session is then closing: its
+    // acknowledgements are applied until the final one (epoch -1) closes it; after that the
+    // member is unknown.
+    acquired_by_m1(3);
+    membership.groups["queue"].erase("m1");
+    ASSERT_TRUE(broker().share_sessions().member_leaving("queue", "m1", 0));
+    auto first = acknowledge(request("m1", 1, 0, 0, 1));
+    EXPECT_EQ(first.error_code, ErrorCode::none);
+    EXPECT_EQ(partition_error(first), ErrorCode::none);
+    auto r = acknowledge(request("m1", -1, 1, 2, 1));
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_EQ(partition_error(r), ErrorCode::none);
+    EXPECT_EQ(partitions.state("queue", "t", 0).acknowledged.size(), 3u);
+    // The session is gone; a member that left without one gets nothing of this.
+    EXPECT_FALSE(broker().share_sessions().has_session("queue", "m1"));
+    EXPECT_EQ(acknowledge(request("m1", -1, 0, 0, 1)).error_code, ErrorCode::unknown_member_id);
+}
+
 TEST_F(ShareAcknowledgeTest, MemberChecks) {
     acquired_by_m1(1);
     EXPECT_EQ(acknowledge(request("stranger", 1, 0, 0, 1)).error_code,

@@ -119,6 +119,20 @@ TEST_F(ShareFetchTest, AcquiresTheLogsOwnBatchesAndAnswersTheRanges) {
     EXPECT_TRUE(other.responses.empty());
 }
 
+TEST_F(ShareFetchTest, MaxBytesZeroGetsNoRecords) {
+    // Unlike Fetch's KIP-74 rule, Kafka hands a ShareFetch with max_bytes 0 nothing (librdkafka
+    // 2.15's 0180 pins it): nothing is acquired, so nothing waits for a lock to expire.
+    create_topic("t");
+    wire();
+    produce("t", 3);
+    auto req = request("m1", 0);
+    req.max_bytes = 0;
+    auto r = fetch(req);
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_TRUE(r.responses.empty());
+    EXPECT_TRUE(partitions.state("queue", "t", 0).acquired.empty());
+}
+
 TEST_F(ShareFetchTest, BatchSizeSplitsTheAcquiredRanges) {
     create_topic("t");
     wire();

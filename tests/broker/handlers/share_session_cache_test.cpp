@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace skiff::broker::share {
@@ -57,6 +59,26 @@ TEST(ShareSessionCache, LimitAndReplacement) {
     std::vector<SessionPartition> out;
     EXPECT_EQ(cache.update("g", "b", 1, {}, {}, out), ErrorCode::share_session_not_found);
     EXPECT_EQ(cache.update("h", "c", 1, {}, {}, out), ErrorCode::none);
+}
+
+TEST(ShareSessionCache, ALeavingMembersSessionClosesWithinItsGrace) {
+    ShareSessionCache cache(10);
+    bool replaced = false;
+    ASSERT_EQ(cache.open("g", "a", {}, replaced), ErrorCode::none);
+    EXPECT_FALSE(cache.member_leaving("g", "nobody", 1000));  // no session: caller releases
+    ASSERT_TRUE(cache.member_leaving("g", "a", 1000));
+    EXPECT_TRUE(cache.has_session("g", "a"));
+    EXPECT_TRUE(cache.expire_closing(1000 + ShareSessionCache::kClosingGraceMs - 1).empty());
+    auto expired = cache.expire_closing(1000 + ShareSessionCache::kClosingGraceMs);
+    ASSERT_EQ(expired.size(), 1u);
+    EXPECT_EQ(expired[0], std::make_pair(std::string("g"), std::string("a")));
+    EXPECT_EQ(cache.size(), 0u);
+    EXPECT_FALSE(cache.has_session("g", "a"));
+    // A closing session closed by its final request is simply gone.
+    ASSERT_EQ(cache.open("g", "b", {}, replaced), ErrorCode::none);
+    ASSERT_TRUE(cache.member_leaving("g", "b", 0));
+    EXPECT_EQ(cache.close("g", "b"), ErrorCode::none);
+    EXPECT_TRUE(cache.expire_closing(1 << 30).empty());
 }
 
 TEST(ShareSessionCache, EpochsWrapToOne) {
