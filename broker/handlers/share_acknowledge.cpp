@@ -79,8 +79,13 @@ asio::awaitable<protocol::ShareAcknowledgeResponse> handle_share_acknowledge(
 
     auto& sessions = ctx.broker.share_sessions();
     const bool final_ack = epoch == share::kFinalShareSessionEpoch;
-    const ErrorCode session_error = final_ack ? sessions.close(group_id, member_id)
-                                              : sessions.acknowledge(group_id, member_id, epoch);
+    // A final acknowledgement closes the session only after it is applied and what the member
+    // holds is released (below): a leave served meanwhile must find the session, or it would
+    // release the records being acknowledged (ShareSessionCache::member_leaving).
+    const ErrorCode session_error =
+        final_ack ? (sessions.has_session(group_id, member_id) ? ErrorCode::none
+                                                               : ErrorCode::share_session_not_found)
+                  : sessions.acknowledge(group_id, member_id, epoch);
     if (session_error != ErrorCode::none)
         co_return ack_failed(session_error);
 
@@ -112,8 +117,10 @@ asio::awaitable<protocol::ShareAcknowledgeResponse> handle_share_acknowledge(
                                        renew, config, share_now_ms());
         }
     }
-    if (final_ack)  // the member's last word: whatever it still holds is released
+    if (final_ack) {  // the member's last word: whatever it still holds is released
         partitions->release_member(group_id, member_id, share_now_ms());
+        sessions.close(group_id, member_id);
+    }
     add_ack_leader_hints(ctx, resp);
     co_return resp;
 }

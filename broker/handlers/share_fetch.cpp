@@ -368,8 +368,11 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
             partitions->release_member(group_id, member_id, share_now_ms());
         session.assign(added.begin(), added.end());
     } else if (final_fetch) {
-        if (auto e = sessions.close(group_id, member_id); e != ErrorCode::none)
-            co_return failed(e);
+        // The session is closed only once its acknowledgements are applied and what the member
+        // holds is released (below): a leave served meanwhile must find it, or it would release
+        // the records these acknowledgements are about (ShareSessionCache::member_leaving).
+        if (!sessions.has_session(group_id, member_id))
+            co_return failed(ErrorCode::share_session_not_found);
         session.clear();
     } else if (auto e = sessions.update(group_id, member_id, epoch, added, forgotten, session);
                e != ErrorCode::none) {
@@ -397,8 +400,9 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
         }
     }
     if (final_fetch) {
-        // The member's last word: whatever it still holds is released.
+        // The member's last word: whatever it still holds is released, then its session goes.
         partitions->release_member(group_id, member_id, share_now_ms());
+        sessions.close(group_id, member_id);
         add_leader_hints(ctx, resp);
         co_return resp;
     }
