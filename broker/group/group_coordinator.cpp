@@ -416,8 +416,9 @@ void GroupCoordinator::tick() {
         const auto& fenced = share_listener_.member_fenced ? share_listener_.member_fenced
                                                            : share_listener_.member_left;
         if (fenced)
-            for (auto& [group_id, member_id] : expired)
-                deferred.push_back([f = fenced, group_id, member_id] { f(group_id, member_id); });
+            for (auto& member : expired)  // (clang 14 cannot capture structured bindings)
+                deferred.push_back(
+                    [f = fenced, member = std::move(member)] { f(member.first, member.second); });
         std::vector<std::string> consumer_groups;
         groups_.for_each_of<consumer::ConsumerGroup>(
             [&](consumer::ConsumerGroup& g) { consumer_groups.push_back(g.group_id()); });

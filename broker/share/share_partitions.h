@@ -54,7 +54,7 @@ struct SharePartitionsConfig {
     int32_t snapshot_update_records = 500;
     // How often tick() prunes __share_group_state (Kafka's
     // share.coordinator.state.topic.prune.interval.ms default, 5 minutes).
-    int64_t prune_interval_ms = 5 * 60 * 1000;
+    int64_t prune_interval_ms = int64_t{5} * 60 * 1000;
     std::function<int64_t()> clock_ms;  // for record timestamps; wall clock when empty
 };
 
