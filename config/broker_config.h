@@ -49,6 +49,10 @@ struct BrokerConfig {
     std::string schema_registry_authentication = "NONE";
     int32_t schema_registry_max_request_bytes = 4194304;
     std::string schema_registry_compatibility_level = "BACKWARD";
+    // The web console and its HTTP API (docs/console.md): its HTTP(S) listeners, empty for
+    // none; whether it only reads (the default) or may also change topics, offsets and produce.
+    std::string console_listeners = "http://127.0.0.1:8080";
+    bool console_read_only = true;
     // The test-control API (docs/control-api.md) on the metrics listener: off by default; its
     // bearer token ("" for none); how many requests it keeps for inspection. An Apache Kafka
     // release whose ApiVersions skiff answers with ("" for skiff's own).

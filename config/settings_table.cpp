@@ -290,6 +290,19 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "Compatibility level of subjects with none of their own until PUT /config sets "
                 "the registry's (Confluent's schema.compatibility.level).",
          .member = &BC::schema_registry_compatibility_level, .check = check_compatibility_level},
+        {.key = "console.listeners",
+         .default_value = "http://127.0.0.1:8080",
+         .doc = "The web console and its HTTP API (docs/console.md): http://host:port and "
+                "https://host:port entries, comma-separated (https uses the ssl.keystore.* "
+                "settings); empty turns it off. A default address that is taken gives a warning "
+                "and no console; an address set here must bind.",
+         .member = &BC::console_listeners, .check = check_web_listeners},
+        {.key = "console.read.only",
+         .default_value = "true",
+         .doc = "Whether the console and its API only read. false lets them create and delete "
+                "topics, add partitions, alter configs, reset group offsets and produce "
+                "(including REST Proxy v3's produce), each authorized as its Kafka request.",
+         .member = &BC::console_read_only},
         {.key = "control.api.enable",
          .default_value = "false",
          .doc = "The test-control API (docs/control-api.md) under /control/ on the metrics "

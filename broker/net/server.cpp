@@ -167,18 +167,24 @@ Server::Server(config::BrokerConfig config)
                                      tls.error());
         tls_ = std::move(*tls);
     }
-    // An https:// schema registry listener takes the same keystore (and its SIGHUP reloads).
-    std::vector<config::Listener> web_listeners;
-    if (auto parsed = config::parse_web_listeners(config_.schema_registry_listeners))
-        web_listeners = std::move(*parsed);
-    for (const auto& listener : web_listeners) {
-        if (tls_ || listener.name != "HTTPS")
-            continue;
-        auto tls = security::TlsContext::create(security::tls_settings_from(config_));
-        if (!tls)
-            throw std::runtime_error("cannot set up TLS for schema.registry.listeners " +
-                                     listener.to_string() + ": " + tls.error());
-        tls_ = std::move(*tls);
+    // An https:// schema registry or console listener takes the same keystore (and its SIGHUP
+    // reloads).
+    for (const auto* setting : {"schema.registry.listeners", "console.listeners"}) {
+        const auto& text = std::string_view(setting) == "console.listeners"
+                               ? config_.console_listeners
+                               : config_.schema_registry_listeners;
+        std::vector<config::Listener> web_listeners;
+        if (auto parsed = config::parse_web_listeners(text))
+            web_listeners = std::move(*parsed);
+        for (const auto& listener : web_listeners) {
+            if (tls_ || listener.name != "HTTPS")
+                continue;
+            auto tls = security::TlsContext::create(security::tls_settings_from(config_));
+            if (!tls)
+                throw std::runtime_error(std::string("cannot set up TLS for ") + setting + " " +
+                                         listener.to_string() + ": " + tls.error());
+            tls_ = std::move(*tls);
+        }
     }
     for (const auto& listener : config_.listeners) {
         auto endpoint = listen_endpoint(listener);
@@ -203,6 +209,7 @@ Server::Server(config::BrokerConfig config)
         acceptors_.push_back(std::move(acceptor));
     }
     start_schema_registry();
+    start_console();
     spdlog::info("data in {} (cluster id {}, node id {}, {} topic(s))",
                  std::filesystem::absolute(config_.log_dir).lexically_normal().string(),
                  broker_->cluster_id(), config_.node_id, broker_->topics().list().size());
@@ -401,6 +408,41 @@ void Server::start_schema_registry() {
         }
         spdlog::info("schema registry on {}://{}:{}", listener.name == "HTTPS" ? "https" : "http",
                      listener.host, registry_http_.back()->port());
+    }
+}
+
+void Server::start_console() {
+    if (config_.console_listeners.empty())
+        return;
+    console::ConsoleSettings settings;
+    settings.read_only = config_.console_read_only;
+    // With a SASL listener the console asks for a SCRAM user's name and password, and every
+    // action runs as that principal; without one it is anonymous, as a PLAINTEXT client is.
+    bool basic_auth = false;
+    for (const auto& listener : config_.listeners) {
+        const auto protocol = broker_->security_protocol(listener.name);
+        basic_auth = basic_auth || protocol == config::SecurityProtocol::sasl_plaintext ||
+                     protocol == config::SecurityProtocol::sasl_ssl;
+    }
+    console_endpoint_ =
+        std::make_unique<console::ConsoleEndpoint>(*broker_, router_, settings, basic_auth);
+    const bool is_default = config_.console_listeners == config::BrokerConfig{}.console_listeners;
+    const auto listeners = config::parse_web_listeners(config_.console_listeners);
+    for (const auto& listener : *listeners) {
+        try {
+            console_http_.push_back(console_endpoint_->serve(listener, tls_));
+        } catch (const std::exception& e) {
+            // As with the registry: the default address is a convenience, a chosen one must work.
+            if (!is_default)
+                throw;
+            spdlog::warn(
+                "{}; running without the web console (set console.listeners to another "
+                "address, or to nothing to turn it off)",
+                e.what());
+            continue;
+        }
+        spdlog::info("console on {}://{}:{}", listener.name == "HTTPS" ? "https" : "http",
+                     listener.host, console_http_.back()->port());
     }
 }
 

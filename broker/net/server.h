@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "broker/broker.h"
+#include "broker/console/console_endpoint.h"
 #include "broker/control/control_api.h"
 #include "broker/metrics/endpoint.h"
 #include "broker/net/connection_tracker.h"
@@ -50,6 +51,8 @@ class Server {
     control::ControlActions control_actions();
     // schema.registry.listeners: serves the registry (schema_registry/service/), unless off.
     void start_schema_registry();
+    // console.listeners: serves the web console and its API (console/), unless off.
+    void start_console();
 
     // Declaration order is destruction order in reverse: the io_contexts go before the state
     // their pending connections refer to, and the acceptors before the io_contexts.
@@ -81,6 +84,9 @@ class Server {
     // The schema registry's servers, destroyed before the broker whose registry they serve.
     std::unique_ptr<schema_registry_service::RegistryEndpoint> registry_endpoint_;
     std::vector<std::unique_ptr<http::HttpServer>> registry_http_;
+    // The console's servers, likewise before the broker they read.
+    std::unique_ptr<console::ConsoleEndpoint> console_endpoint_;
+    std::vector<std::unique_ptr<http::HttpServer>> console_http_;
     // The test-control API's routes (docs/control-api.md), served by http_.
     std::unique_ptr<control::ControlApi> control_api_;
     std::atomic<control::ControlApi*> control_api_ready_{nullptr};  // read by http_'s thread

@@ -39,7 +39,7 @@ bench_workdir "$(mktemp -d)"
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$skiff_pid/stat"; }
 overrides=(--override group.initial.rebalance.delay.ms=0 --override metrics.listener=
-  --override schema.registry.listeners=)
+  --override schema.registry.listeners= --override console.listeners=)
 
 # Records in __share_group_state: the sum of the batches' counts in its partitions' logs.
 state_records() {

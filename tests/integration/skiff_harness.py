@@ -31,6 +31,7 @@ import unittest
 
 METRICS_RE = re.compile(r"metrics on http://127\.0\.0\.1:(\d+)/metrics")
 REGISTRY_RE = re.compile(r"schema registry on https?://127\.0\.0\.1:(\d+)")
+CONSOLE_RE = re.compile(r"console on https?://127\.0\.0\.1:(\d+)")
 LISTEN_RE = re.compile(r"skiff listening on 127\.0\.0\.1:(\d+) \(PLAINTEXT\), advertised as 127\.0\.0\.1:(\d+)")
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 20.0
@@ -137,7 +138,9 @@ class Broker:
                 # metrics_port()), so that brokers started in parallel never race for 9649.
                 "--override", "metrics.listener=",
                 # Nor a schema registry (see registry_port()): port 8081 is raced for the same way.
-                "--override", "schema.registry.listeners="]
+                "--override", "schema.registry.listeners=",
+                # Nor a console (see console_port()): port 8080 likewise.
+                "--override", "console.listeners="]
         for k, v in self.overrides.items():
             args += ["--override", "%s=%s" % (k, v)]
         with open(self.log_path, "wb") as log:
@@ -239,15 +242,23 @@ class Broker:
     def registry_port(self):
         """The schema registry's port, for a broker started with
         ``schema.registry.listeners=http://127.0.0.1:0`` (from its log line)."""
-        # The registry's line may follow the Kafka listener's "listening" line by a moment (seen
-        # twice under load): wait for it a while rather than read the log once.
+        return self._logged_port(REGISTRY_RE, "schema registry")
+
+    def console_port(self):
+        """The web console's port, for a broker started with
+        ``console.listeners=http://127.0.0.1:0`` (from its log line)."""
+        return self._logged_port(CONSOLE_RE, "console")
+
+    def _logged_port(self, pattern, what):
+        # The line may follow the Kafka listener's "listening" line by a moment (seen twice
+        # under load): wait for it a while rather than read the log once.
         deadline = time.monotonic() + 10
         while True:
-            m = REGISTRY_RE.search(self.log_text())
+            m = pattern.search(self.log_text())
             if m:
                 return int(m.group(1))
             if time.monotonic() > deadline:
-                raise BrokerError("%s logged no schema registry:\n%s" % (self.name, self.log_text()))
+                raise BrokerError("%s logged no %s:\n%s" % (self.name, what, self.log_text()))
             time.sleep(0.02)
 
     def log_text(self):

@@ -1,0 +1,7 @@
+#include "broker/console/console_route.h"
+
+namespace skiff::broker::console {
+
+void add_schema_routes(RouteTable& /*routes*/) {}
+
+}  // namespace skiff::broker::console
