@@ -6,6 +6,7 @@
 
 #include "broker/console/avro_datum.h"
 #include "broker/console/line_diff.h"
+#include "broker/console/schema_decoder.h"
 #include "broker/schema_registry/formats/avro_schema_reader.h"
 #include "protocol/produce.h"
 
@@ -52,7 +53,7 @@ class SchemaRoutesTest : public ConsoleTest {
                             const std::string& type = "") {
         schema_registry::RestRequest r;
         r.method = "POST";
-        r.path = "/subjects/" + subject + "/versions";
+        r.path = "/subjects/" + console::encode_path_segment(subject) + "/versions";
         nlohmann::json body = {{"schema", schema}};
         if (!type.empty())
             body["schemaType"] = type;
