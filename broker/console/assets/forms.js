@@ -1,7 +1,7 @@
 // Write forms: shown only when the console is writable; a submit sends the API request and shows
 // the API's message in #flash when it fails.
 
-import { el, flash } from './dom.js';
+import { el, flash, clearFlash } from './dom.js';
 
 export function field(label, input) {
   return el('label', null, el('span', null, label), input);
@@ -14,6 +14,7 @@ export function writeForm(id, title, children, submitText, onSubmit) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     button.disabled = true;
+    clearFlash();
     try {
       await onSubmit(new FormData(form), form);
     } catch (e) {

@@ -2,7 +2,7 @@
 // the beginning or the end, each value shown in the chosen format, and the produce form.
 
 import { get, request, apiPath } from '../api.js';
-import { el, table, replace, hashOf, flash } from '../dom.js';
+import { el, table, replace, hashOf, flash, clearFlash } from '../dom.js';
 import { time, show, recordValue } from '../format.js';
 import { writable } from '../state.js';
 import { writeForm, field } from '../forms.js';
@@ -117,7 +117,7 @@ function messages(ctx, topic, partition) {
       if (!first) ctx.ready();
     }
   };
-  const guarded = (query) => fetchRecords(query).catch((e) => flash(e.message, 'error'));
+  const guarded = (query) => clearFlash() || fetchRecords(query).catch((e) => flash(e.message, 'error'));
   from.addEventListener('change', () => {
     fromValue.disabled = from.value === 'beginning' || from.value === 'end';
     fromValue.placeholder = from.value === 'timestamp' ? 'ms or 2026-12-06T10:00:00Z' : from.value === 'offset' ? 'offset' : '';
