@@ -7,6 +7,10 @@ export function setOverview(o) {
   overview = o;
 }
 
+export function registryOff() {
+  return !!overview && overview.schema_registry === false;
+}
+
 export function writable() {
   return !!(overview && overview.console && overview.console.read_only === false);
 }

@@ -13,7 +13,7 @@ function build(o) {
   const consoleInfo = o.console || {};
   const samples = (o.rates && o.rates.samples) || [];
   const series = (field) => samples.map((s) => ({ x: s.time_ms, y: s[field] }));
-  const used = data.disk_total_bytes ? 1 - data.disk_free_bytes / data.disk_total_bytes : null;
+  const used = data.disk_total_bytes > 0 && data.disk_free_bytes >= 0 ? 1 - data.disk_free_bytes / data.disk_total_bytes : null;
   const meter = used === null ? null : el('meter', { min: 0, max: 1, value: used.toFixed(3), title: `${Math.round(used * 100)}% of the disk used` });
   return el('section', { id: 'overview' },
     el('h1', null, 'Overview'),
@@ -31,7 +31,7 @@ function build(o) {
         facts('data-facts', [
           ['Log dir', show(data.log_dir), 'log_dir'],
           ['Size', bytes(data.size_bytes), 'size'],
-          ['Disk', [meter, ` ${bytes(data.disk_free_bytes)} free of ${bytes(data.disk_total_bytes)}`], 'disk'],
+          ['Disk', used === null ? 'unknown' : [meter, ` ${bytes(data.disk_free_bytes)} free of ${bytes(data.disk_total_bytes)}`], 'disk'],
           ['Topics', show(data.topics), 'topics'],
           ['Partitions', show(data.partitions), 'partitions'],
           ['Segments', show(data.segments), 'segments'],

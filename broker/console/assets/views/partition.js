@@ -105,19 +105,24 @@ function messages(ctx, topic, partition) {
   };
   // The first load is part of the view's own (data-ready comes after it); later ones mark the
   // view not ready while they run, so a test or a user sees when the table is the new one.
+  let latest = 0;
   const fetchRecords = async (query, first = false) => {
     const params = new URLSearchParams({ ...query, limit: limit.value });
+    const mine = ++latest; // a slow earlier answer never replaces a later one
     if (!first) ctx.loading();
-    load.disabled = true;
     try {
-      last = await get(`${apiPath('topics', topic, 'partitions', partition, 'records')}?${params}`);
+      const answer = await get(`${apiPath('topics', topic, 'partitions', partition, 'records')}?${params}`);
+      if (mine !== latest) return;
+      last = answer;
       draw();
     } finally {
-      load.disabled = false;
-      if (!first) ctx.ready();
+      if (!first && mine === latest) ctx.ready();
     }
   };
-  const guarded = (query) => clearFlash() || fetchRecords(query).catch((e) => flash(e.message, 'error'));
+  const guarded = (query) => {
+    clearFlash();
+    fetchRecords(query).catch((e) => flash(e.message, 'error'));
+  };
   from.addEventListener('change', () => {
     fromValue.disabled = from.value === 'beginning' || from.value === 'end';
     fromValue.placeholder = from.value === 'timestamp' ? 'ms or 2026-12-06T10:00:00Z' : from.value === 'offset' ? 'offset' : '';

@@ -2,14 +2,21 @@
 
 import { get, ApiError } from '../api.js';
 import { el, table, hashOf } from '../dom.js';
+import { registryOff } from '../state.js';
+
+// The registry switched off is a state of the broker, not a failure of the page (and asking for
+// its subjects then would only log a 404 in the browser).
+function off(message) {
+  return el('section', null, el('h1', null, 'Schemas'), el('p', { id: 'registry-off', class: 'muted' }, message));
+}
 
 export async function schemas() {
+  if (registryOff()) return off('The schema registry is off (schema.registry.listeners is empty).');
   let subjects;
   try {
     subjects = await get('/api/schema-registry/subjects');
   } catch (e) {
-    // The registry switched off is a state of the broker, not a failure of the page.
-    if (e instanceof ApiError && e.status === 404) return el('section', null, el('h1', null, 'Schemas'), el('p', { id: 'registry-off', class: 'muted' }, e.message));
+    if (e instanceof ApiError && e.status === 404) return off(e.message);
     throw e;
   }
   subjects = Array.isArray(subjects) ? [...subjects].sort() : [];

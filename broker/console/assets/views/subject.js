@@ -26,12 +26,15 @@ export async function subject(ctx) {
   const schema = el('pre', { id: 'schema', class: 'code' });
   const diff = el('pre', { id: 'schema-diff', class: 'code diff' });
 
+  let latestLoad = 0;
   const load = async () => {
+    const mine = ++latestLoad; // two quick changes: only the last one's answers are shown
     const base = apiPath('schema-registry', 'subjects', name);
     const [chosen, d] = await Promise.all([
       get(`${base}/versions/${encodeURIComponent(to.value)}`),
       get(`${base}/diff?${new URLSearchParams({ from: from.value, to: to.value })}`),
     ]);
+    if (mine !== latestLoad) return;
     replace(about, facts('schema-facts', [
       ['Version', show(chosen.version), 'version'], ['Schema id', show(chosen.id), 'id'],
       ['Type', show(chosen.schemaType || 'AVRO'), 'type'],

@@ -14,7 +14,7 @@ function partitionRow(name, p) {
     el('td', { class: 'num' }, el('a', { href: hashOf('topics', name, 'partitions', p.partition) }, String(p.partition))),
     el('td', { class: 'num', 'data-field': 'leader' }, show(p.leader)),
     OFFSETS.map((f) => el('td', { class: 'num', 'data-field': f }, show(p[f]))),
-    el('td', { class: 'num', 'data-field': 'size', 'data-bytes': p.size_bytes, title: `${p.size_bytes} bytes` }, bytes(p.size_bytes)),
+    el('td', { class: 'num', 'data-field': 'size', 'data-bytes': p.size_bytes, title: p.size_bytes === null ? 'needs DESCRIBE on the cluster' : `${p.size_bytes} bytes` }, bytes(p.size_bytes)),
     el('td', { class: 'num', 'data-field': 'segments' }, show(p.segments)));
 }
 
@@ -92,6 +92,7 @@ export async function topic(ctx) {
     table('partitions', ['Partition', 'Leader', 'Log start', 'Log end', 'High watermark', 'Last stable', 'Size', 'Segments'],
       partitions.map((p) => partitionRow(t.name, p))),
     el('h2', null, 'Configs'),
+    t.configs_error ? el('p', { class: 'muted', id: 'configs-error' }, show(t.configs_error.message)) : null,
     table('configs', ['Name', 'Value', 'Source', ''], configs.map((c) => configRow(c, edit))),
     canWrite ? writeTools(ctx, { ...t, partitions, configs }, editing) : null);
 }

@@ -12,7 +12,7 @@ function row(t) {
       t.internal ? el('span', { class: 'tag' }, 'internal') : null),
     el('td', { class: 'num', 'data-field': 'partitions' }, String(t.partitions)),
     el('td', { class: 'num', 'data-field': 'records' }, String(t.records)),
-    el('td', { class: 'num', 'data-field': 'size', 'data-bytes': t.size_bytes, title: `${t.size_bytes} bytes` }, bytes(t.size_bytes)));
+    el('td', { class: 'num', 'data-field': 'size', 'data-bytes': t.size_bytes, title: t.size_bytes === null ? 'needs DESCRIBE on the cluster' : `${t.size_bytes} bytes` }, bytes(t.size_bytes)));
 }
 
 function createForm(ctx) {
