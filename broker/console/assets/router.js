@@ -4,6 +4,7 @@
 
 import { clear, append, clearFlash, flash } from './dom.js';
 
+const SECTION = { topic: 'topics', partition: 'topics', group: 'groups', subject: 'schemas' };
 let generation = 0;
 let leaving = [];
 let pendingFlash = null;
@@ -39,8 +40,9 @@ export function start(routes, { main, nav, notFound, onError }) {
       pendingFlash = null;
     }
     const route = match(routes, location.hash) || { name: 'notfound', view: notFound, params: [] };
+    const section = SECTION[route.name] || route.name;
     for (const a of nav.querySelectorAll('a[data-nav]')) {
-      if (a.dataset.nav === route.name.replace(/^(topic|partition)$/, 'topics').replace(/^group$/, 'groups').replace(/^subject$/, 'schemas')) a.setAttribute('aria-current', 'page');
+      if (a.dataset.nav === section) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
     }
     main.dataset.view = route.name;

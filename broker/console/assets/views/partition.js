@@ -41,7 +41,7 @@ function batchRow(r, columns) {
 function recordRows(records, format) {
   const columns = 6;
   return records.map((r) => {
-    const toggle = el('button', { type: 'button', class: 'small', 'aria-expanded': 'false', title: 'batch details' }, '▸');
+    const toggle = el('button', { type: 'button', class: 'small', 'aria-expanded': 'false', 'aria-label': `batch details of offset ${r.offset}` }, '▸');
     const row = el('tr', { 'data-offset': r.offset },
       el('td', null, toggle),
       el('td', { class: 'num', 'data-field': 'offset' }, show(r.offset)),
