@@ -30,7 +30,7 @@ function batchRow(r, columns) {
   const schema = r.value && r.value.schema;
   return el('tr', { class: 'batch-details' }, el('td', { colspan: columns },
     el('dl', { class: 'facts inline' },
-      [['Batch base offset', b.base_offset], ['Producer id', b.producer_id], ['Producer epoch', b.producer_epoch],
+      [['Batch offsets', b.last_offset === undefined ? b.base_offset : `${b.base_offset} … ${b.last_offset}`], ['Producer id', b.producer_id], ['Producer epoch', b.producer_epoch],
         ['Base sequence', b.base_sequence], ['Transactional', b.transactional], ['Control', b.control],
         ['Compression', b.compression], ['Timestamp type', r.timestamp_type],
         ['Key size', r.key ? r.key.size : 'null'], ['Value size', r.value ? r.value.size : 'null'],
@@ -99,7 +99,8 @@ function messages(ctx, topic, partition) {
     const records = last.records || [];
     replace(holder, table('records', ['', 'Offset', 'Timestamp', 'Key', 'Value', 'Headers'], recordRows(records, format.value), 'No records here.'));
     const first = records.length ? records[0].offset : last.next_offset;
-    replace(status, `${records.length} records · log start ${show(last.log_start_offset)} · high watermark ${show(last.high_watermark)} · next offset ${show(last.next_offset)}`);
+    replace(status, `${records.length} records · log start ${show(last.log_start_offset)} · high watermark ${show(last.high_watermark)} · next offset ${show(last.next_offset)}`,
+      (last.skipped || []).map((k) => el('span', { class: 'skipped' }, ` · batch ${k.base_offset}…${k.last_offset} not readable: ${k.reason}`)));
     older.disabled = !(first > last.log_start_offset);
     newer.disabled = !(last.next_offset < last.high_watermark);
   };
@@ -184,7 +185,8 @@ export async function partition(ctx) {
   const number = Number(p);
   const info = await get(apiPath('topics', topic, 'partitions', number, 'segments'));
   const msgs = messages(ctx, topic, number);
-  await msgs.first();
+  // Segments need DESCRIBE, records READ: a caller with only the first still sees the segments.
+  await msgs.first().catch((e) => flash(e.message, 'error'));
   return el('section', null,
     el('p', { class: 'crumbs' }, el('a', { href: hashOf('topics') }, 'Topics'), ' / ', el('a', { href: hashOf('topics', topic) }, topic), ' / '),
     el('h1', { class: 'name' }, `${topic} · partition ${number}`),
