@@ -6,6 +6,7 @@
 #include "broker/console/console_assets.h"
 #include "broker/http/url.h"
 #include "broker/request_router.h"
+#include "storage/log_config.h"
 
 namespace skiff::broker::console {
 namespace {
@@ -64,7 +65,9 @@ ConsoleEndpoint::ConsoleEndpoint(Broker& broker, const RequestRouter& router,
       router_(router),
       settings_(settings),
       basic_auth_(basic_auth),
-      authenticator_(broker.credentials()) {
+      authenticator_(broker.credentials()),
+      rates_(broker, settings_.rate_interval, settings_.rate_window),
+      started_at_ms_(storage::wall_clock_ms()) {
     add_cluster_routes(routes_);
     add_topic_routes(routes_);
     add_record_routes(routes_);
@@ -142,7 +145,8 @@ http::HttpResponse ConsoleEndpoint::route(const http::HttpRequest& request, cons
                 return error_response(403, *why);
         }
         KafkaCall kafka(broker_, router_, caller);
-        ApiCall call{request, std::move(*params), std::move(*query), broker_, kafka, settings_};
+        ApiCall call{request, std::move(*params), std::move(*query), broker_,
+                     kafka,   settings_,          &rates_,           started_at_ms_};
         try {
             return route.handler(call);
         } catch (const std::exception& e) {
@@ -170,6 +174,7 @@ std::unique_ptr<http::HttpServer> ConsoleEndpoint::serve(
     };
     if (listener.name == "HTTPS")
         options.tls = std::move(tls);
+    rates_.start();  // once, whatever the number of listeners
     return std::make_unique<http::HttpServer>(
         listener, std::move(options), [this](const http::HttpRequest& r) { return answer(r); });
 }

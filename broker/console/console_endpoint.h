@@ -19,6 +19,7 @@
 #include <string>
 
 #include "broker/console/console_route.h"
+#include "broker/console/rate_sampler.h"
 #include "broker/http/http_server.h"
 #include "broker/schema_registry/service/basic_auth.h"
 #include "broker/security/tls_context.h"
@@ -47,6 +48,8 @@ class ConsoleEndpoint {
                                             std::shared_ptr<security::TlsContext> tls);
 
     const RouteTable& routes() const { return routes_; }
+    // The overview's rates; serve() starts its sampling thread, unit tests call sample().
+    RateSampler& rates() { return rates_; }
 
   private:
     http::HttpResponse route(const http::HttpRequest& request, const Caller& caller);
@@ -59,6 +62,8 @@ class ConsoleEndpoint {
     bool basic_auth_;
     schema_registry_service::BasicAuthenticator authenticator_;
     RouteTable routes_;
+    RateSampler rates_;
+    int64_t started_at_ms_;
 };
 
 }  // namespace skiff::broker::console

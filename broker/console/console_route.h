@@ -9,6 +9,7 @@
 // checking the caller may DESCRIBE the topic.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <string>
@@ -26,6 +27,8 @@ class Broker;
 
 namespace skiff::broker::console {
 
+class RateSampler;
+
 struct ConsoleSettings {
     bool read_only = true;
     size_t max_request_bytes = size_t{1} << 20;
@@ -33,6 +36,9 @@ struct ConsoleSettings {
     size_t max_records_per_page = 500;
     size_t max_record_bytes_per_page = size_t{4} << 20;
     size_t threads = 2;
+    // The overview's rates (rate_sampler.h): one sample per interval, the last window kept.
+    std::chrono::milliseconds rate_interval{5000};
+    std::chrono::milliseconds rate_window{300000};
 };
 
 struct ApiCall {
@@ -42,6 +48,9 @@ struct ApiCall {
     Broker& broker;
     KafkaCall& kafka;
     const ConsoleSettings& settings;
+    // The overview's produce and fetch rates, and when the console (so the broker) started.
+    const RateSampler* rates = nullptr;
+    int64_t started_at_ms = 0;
 
     // The query parameter `name`, or `fallback` when absent.
     std::string query_value(std::string_view name, std::string_view fallback = {}) const;

@@ -42,6 +42,11 @@ class RequestMetrics {
             (*durations_)[index(api_key)].observe_ns(ns);
     }
 
+    // Requests of `api_key` counted so far (the console's rate sampler reads it).
+    uint64_t requests(int16_t api_key) const {
+        return valid(api_key) ? requests_[index(api_key)].load(std::memory_order_relaxed) : 0;
+    }
+
     // skiff_requests_total, skiff_request_errors_total, skiff_request_duration_seconds and
     // skiff_fetch_long_poll_duration_seconds, for the APIs requested at least once.
     void write(Exposition& out) const;
