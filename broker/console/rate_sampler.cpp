@@ -58,11 +58,13 @@ RateSampler::Counters RateSampler::read() const {
 
 namespace {
 
-// Per second over `ms`; a counter that went down (a deleted topic's partitions left the sum)
-// counts as no traffic rather than a negative rate.
+// Per second over `ms` (at least 1: two readings within the same millisecond); a counter that
+// went down (a deleted topic's partitions left the sum) counts as no traffic rather than a
+// negative rate.
 double rate(uint64_t now, uint64_t before, int64_t ms) {
-    if (now <= before || ms <= 0)
+    if (now <= before)
         return 0.0;
+    ms = std::max<int64_t>(ms, 1);
     return static_cast<double>(now - before) * 1000.0 / static_cast<double>(ms);
 }
 

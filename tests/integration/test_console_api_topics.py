@@ -52,7 +52,7 @@ def api(broker, method, path, body=None):
 
 
 def produce(broker, topic, count, partition=None, value_bytes=10):
-    p = Producer({"bootstrap.servers": broker.bootstrap(), "linger.ms": 0})
+    p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 0})
     for i in range(count):
         kwargs = {"key": b"k%d" % i, "value": (b"v%d" % i).ljust(value_bytes, b"x")}
         if partition is not None:
@@ -64,7 +64,7 @@ def produce(broker, topic, count, partition=None, value_bytes=10):
 
 
 def topic_names(broker):
-    admin = AdminClient({"bootstrap.servers": broker.bootstrap()})
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
     return admin.list_topics(timeout=10).topics
 
 
@@ -98,7 +98,7 @@ class ConsoleTopicsApi(unittest.TestCase):
 
         status, topic = api(b, "GET", "/api/topics/orders")
         self.assertEqual(status, 200)
-        c = Consumer({"bootstrap.servers": b.bootstrap(), "group.id": "watermarks"})
+        c = Consumer({"bootstrap.servers": b.bootstrap, "group.id": "watermarks"})
         self.addCleanup(c.close)
         for p in topic["partitions"]:
             low, high = c.get_watermark_offsets(TopicPartition("orders", p["partition"]),
@@ -113,7 +113,7 @@ class ConsoleTopicsApi(unittest.TestCase):
         self.assertEqual(status, 200)
         self.assertGreaterEqual(overview["data"]["partitions"], 3)
         self.assertGreater(overview["data"]["disk_total_bytes"], 0)
-        self.assertEqual(overview["listeners"][0]["port"], int(b.bootstrap().split(":")[1]))
+        self.assertEqual(overview["listeners"][0]["port"], int(b.bootstrap.split(":")[1]))
         self.assertEqual(overview["console"]["read_only"], False)
         # The sampler's first rates come one interval (5 s) after start; produce meanwhile
         # so an interval with traffic is sampled.
@@ -130,7 +130,7 @@ class ConsoleTopicsApi(unittest.TestCase):
                             "configs": {"segment.bytes": "2048", "index.interval.bytes": "100"}})
         self.assertEqual(status, 201, body)
         lines = "".join("k%d:%s\n" % (i, "x" * 200) for i in range(60)).encode()
-        kcat("-b", b.bootstrap(), "-P", "-t", "rolled", "-K:", "-p", "0", "-X", "linger.ms=0",
+        kcat("-b", b.bootstrap, "-P", "-t", "rolled", "-K:", "-p", "0", "-X", "linger.ms=0",
              "-X", "batch.num.messages=1", stdin=lines)
         status, body = api(b, "GET", "/api/topics/rolled/partitions/0/segments")
         self.assertEqual(status, 200, body)
@@ -160,16 +160,16 @@ class ConsoleTopicsApi(unittest.TestCase):
         status, body = api(b, "POST", "/api/topics", {"name": "made-here", "partitions": 2})
         self.assertEqual(status, 201, body)
         self.assertEqual(len(body["partitions"]), 2)
-        kcat("-b", b.bootstrap(), "-P", "-t", "made-here", "-K:", "-p", "1",
+        kcat("-b", b.bootstrap, "-P", "-t", "made-here", "-K:", "-p", "1",
              stdin=b"a:one\nb:two\n")
-        out = kcat("-b", b.bootstrap(), "-C", "-t", "made-here", "-p", "1", "-o", "beginning",
+        out = kcat("-b", b.bootstrap, "-C", "-t", "made-here", "-p", "1", "-o", "beginning",
                    "-e", "-f", "%k=%s\n")
         self.assertEqual(out, "a=one\nb=two\n")
 
         status, body = api(b, "PATCH", "/api/topics/made-here/configs",
                            {"set": {"retention.ms": "3600000"}})
         self.assertEqual(status, 200, body)
-        admin = AdminClient({"bootstrap.servers": b.bootstrap()})
+        admin = AdminClient({"bootstrap.servers": b.bootstrap})
         resource = ConfigResource(ConfigResource.Type.TOPIC, "made-here")
         configs = admin.describe_configs([resource])[resource].result(timeout=10)
         self.assertEqual(configs["retention.ms"].value, "3600000")
@@ -206,7 +206,7 @@ class ConsoleReadOnly(unittest.TestCase):
         b = Broker({"console.listeners": "http://127.0.0.1:0"})  # console.read.only default
         self.addCleanup(b.cleanup)
         b.start()
-        admin = AdminClient({"bootstrap.servers": b.bootstrap()})
+        admin = AdminClient({"bootstrap.servers": b.bootstrap})
         admin.create_topics([NewTopic("kept", 1)])["kept"].result(timeout=10)
         writes = [("POST", "/api/topics", {"name": "new-one"}),
                   ("DELETE", "/api/topics/kept", None),

@@ -46,7 +46,7 @@ int64_t modified_ms(const std::filesystem::path& path) {
            static_cast<int64_t>(st.st_mtim.tv_nsec / 1000000);
 }
 
-int64_t file_size(const std::filesystem::path& path) {
+int64_t size_on_disk(const std::filesystem::path& path) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     return ec ? -1 : static_cast<int64_t>(size);
@@ -74,7 +74,7 @@ nlohmann::json offset_index(const storage::OffsetIndex& index, size_t limit) {
         shown.push_back({{"offset", e.offset}, {"position", e.position}});
     }
     return {{"entries", entries},
-            {"size_bytes", file_size(index.file().path())},
+            {"size_bytes", size_on_disk(index.file().path())},
             {"max_entries", index.file().capacity()},
             {"entries_shown", shown}};
 }
@@ -87,7 +87,7 @@ nlohmann::json time_index(const storage::TimeIndex& index, size_t limit) {
         shown.push_back({{"timestamp", e.timestamp}, {"offset", e.offset}});
     }
     return {{"entries", entries},
-            {"size_bytes", file_size(index.file().path())},
+            {"size_bytes", size_on_disk(index.file().path())},
             {"max_entries", index.file().capacity()},
             {"entries_shown", shown}};
 }

@@ -159,7 +159,7 @@ TEST_F(ConsoleTopicsTest, CreatesATopicAsCreateTopicsDoes) {
 
 TEST_F(ConsoleTopicsTest, MalformedCreateBodiesAre400AndCreateNothing) {
     const std::string long_name(300, 'a');
-    for (const std::string body :
+    for (const std::string& body :
          {std::string("not json"), std::string("[]"), std::string("{}"),
           std::string(R"({"name": 7})"), std::string(R"({"name": "t1", "partitions": 0})"),
           std::string(R"({"name": "t1", "partitions": 1099511627776})"),
@@ -198,8 +198,8 @@ TEST_F(ConsoleTopicsTest, AddsPartitions) {
     r = request("POST", "/api/topics/orders/partitions", R"({"count": 2})");  // fewer
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_EQ(json_of(r)["kafka_error"], "INVALID_PARTITIONS");
-    for (const std::string body : {"{}", R"({"count": 0})", R"({"count": 1099511627776})",
-                                   R"({"count": "5"})", "[5]", "5"}) {
+    for (const std::string& body : {"{}", R"({"count": 0})", R"({"count": 1099511627776})",
+                                    R"({"count": "5"})", "[5]", "5"}) {
         r = request("POST", "/api/topics/orders/partitions", body);
         EXPECT_EQ(r.status, 400) << body << " -> " << r.body;
     }
@@ -225,8 +225,8 @@ TEST_F(ConsoleTopicsTest, AltersConfigsIncrementally) {
     r = request("PATCH", "/api/topics/orders/configs", R"({"set": {"retention.ms": "soon"}})");
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_EQ(json_of(r)["kafka_error"], "INVALID_CONFIG");
-    for (const std::string bad : {"x", "{}", R"({"set": []})", R"({"delete": "a"})",
-                                  R"({"delete": [1]})", R"({"set": {"retention.ms": null}})"}) {
+    for (const std::string& bad : {"x", "{}", R"({"set": []})", R"({"delete": "a"})",
+                                   R"({"delete": [1]})", R"({"set": {"retention.ms": null}})"}) {
         r = request("PATCH", "/api/topics/orders/configs", bad);
         EXPECT_EQ(r.status, 400) << bad << " -> " << r.body;
     }
