@@ -191,8 +191,9 @@ const SchemaDecoder::Schema* SchemaDecoder::lookup(int32_t id) {
             auto held = registry_get("/subjects/" + encode_path_segment(subject) + "/versions/" +
                                      std::to_string(version));
             if (!held || !held->is_object() || !(*held)["schema"].is_string()) {
-                error = "the reference " + name + " (" + subject + " version " +
-                        std::to_string(version) + ") cannot be read";
+                error = "the reference ";
+                error.append(name).append(" (").append(subject).append(" version ");
+                error.append(std::to_string(version)).append(") cannot be read");
                 return;
             }
             if (held->contains("references"))

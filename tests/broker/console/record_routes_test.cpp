@@ -5,6 +5,8 @@
 #include "tests/broker/console/console_fixture.h"
 
 #include "broker/console/murmur2.h"
+#include "broker/net/session.h"
+#include "broker/security/acl.h"
 #include "protocol/compression/batch_recompress.h"
 #include "protocol/produce.h"
 #include "storage/partition_log.h"
@@ -365,6 +367,41 @@ TEST_F(RecordRoutesTest, ProduceIsAWriteRefusedWhenReadOnly) {
     auto r = post("out", {{"value", "v"}});
     EXPECT_EQ(r.status, 403);
     EXPECT_EQ(page("out", "")["high_watermark"], 0);  // reading still works
+}
+
+// With an authorizer, the page is a ListOffsets and a Fetch as the console's caller (here
+// User:ANONYMOUS, no basic auth), and the produce a Produce: Kafka's ACLs decide each.
+class RecordRoutesAclTest : public RecordRoutesTest {
+  protected:
+    RecordRoutesAclTest() {
+        config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+        config.super_users = "User:admin";
+    }
+};
+
+TEST_F(RecordRoutesAclTest, ReadingAndProducingAreAuthorizedForTheCaller) {
+    create_topic("open");
+    create_topic("closed");
+    Session admin;  // the records are written by a super user, through the Produce handler
+    admin.principal = "User:admin";
+    admin.host = "127.0.0.1";
+    session = &admin;
+    produce_values("open", 2);
+    produce_values("closed", 2);
+    session = nullptr;
+    using security::AclOperation;
+    auto error = broker().authorizer()->acls().add(
+        {{security::ResourceType::topic, "open", security::PatternType::literal, "User:ANONYMOUS",
+          "*", AclOperation::read, security::AclPermission::allow}});
+    ASSERT_FALSE(error);
+    EXPECT_EQ(page("open", "from=beginning")["records"].size(), 2u);
+    auto r = get("/api/topics/closed/partitions/0/records");
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(json_of(r)["kafka_error"], "TOPIC_AUTHORIZATION_FAILED");
+    r = post("open", {{"value", "not allowed"}});
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(json_of(r)["kafka_error"], "TOPIC_AUTHORIZATION_FAILED");
+    EXPECT_EQ(page("open", "from=beginning")["high_watermark"], 2);
 }
 
 }  // namespace

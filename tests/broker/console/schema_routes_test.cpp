@@ -6,7 +6,10 @@
 
 #include "broker/console/avro_datum.h"
 #include "broker/console/line_diff.h"
+#include "broker/console/schema_decoder.h"
+#include "broker/net/session.h"
 #include "broker/schema_registry/formats/avro_schema_reader.h"
+#include "broker/security/acl.h"
 #include "protocol/produce.h"
 
 namespace skiff::broker::test {
@@ -51,8 +54,9 @@ class SchemaRoutesTest : public ConsoleTest {
     int32_t register_schema(const std::string& subject, const std::string& schema,
                             const std::string& type = "") {
         schema_registry::RestRequest r;
+        r.principal = "User:admin";  // a super user when a test turns ACLs on
         r.method = "POST";
-        r.path = "/subjects/" + subject + "/versions";
+        r.path = "/subjects/" + console::encode_path_segment(subject) + "/versions";
         nlohmann::json body = {{"schema", schema}};
         if (!type.empty())
             body["schemaType"] = type;
@@ -261,6 +265,51 @@ TEST(LineDiff, IsTheLongestCommonSubsequence) {
         ops += std::string(1, l.op) + l.text + ",";
     EXPECT_EQ(ops, " a,-b,+x, c,+d,");
     EXPECT_TRUE(console::line_diff({}, {}).empty());
+}
+
+// With ACLs on, a value is decoded only when the caller may read a subject holding its schema
+// id, as the registry's own listener decides for GET /schemas/ids/{id}.
+class SchemaRoutesAclTest : public SchemaRoutesTest {
+  protected:
+    SchemaRoutesAclTest() {
+        config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+        config.super_users = "User:admin";
+    }
+    void allow_read(const std::string& topic) {
+        auto error = broker().authorizer()->acls().add(
+            {{security::ResourceType::topic, topic, security::PatternType::literal,
+              "User:ANONYMOUS", "*", security::AclOperation::read,
+              security::AclPermission::allow}});
+        ASSERT_FALSE(error);
+    }
+};
+
+TEST_F(SchemaRoutesAclTest, DecodesOnlyWhatTheCallerMayReadInTheRegistry) {
+    // A subject of its own name (RecordNameStrategy): its ACLs are those of a topic of that name.
+    const int32_t id = register_schema("com.acme.Reading", R"({"type":"object"})", "JSON");
+    create_topic("readings");
+    allow_read("readings");
+    Session admin;
+    admin.principal = "User:admin";
+    admin.host = "127.0.0.1";
+    session = &admin;
+    const std::string value = wire(id) + R"({"v": 1})";
+    auto batch = protocol::build_record_batch({}, {{std::nullopt, value, {}, 0}});
+    protocol::ProduceRequest req;
+    req.acks = -1;
+    req.timeout_ms = 1000;
+    req.topic_data.push_back({"readings", {}, {{0, std::span<const std::byte>(batch)}}});
+    ASSERT_EQ(run(handle_produce, req, 9).responses.at(0).partition_responses.at(0).error_code,
+              ErrorCode::none);
+    session = nullptr;
+    auto page = json_of(get("/api/topics/readings/partitions/0/records"));
+    ASSERT_EQ(page["records"].size(), 1u) << page.dump();
+    EXPECT_FALSE(page["records"][0]["value"].contains("schema")) << page.dump();
+    EXPECT_EQ(get("/api/schema-registry/subjects/com.acme.Reading/versions").status, 403);
+    allow_read("com.acme.Reading");
+    page = json_of(get("/api/topics/readings/partitions/0/records"));
+    EXPECT_EQ(page["records"][0]["value"]["schema"]["decoded"], nlohmann::json::parse(R"({"v":1})"))
+        << page.dump();
 }
 
 class RegistryOffTest : public ConsoleTest {};
