@@ -15,18 +15,27 @@ skiff binary, with a confluent-kafka consumer group on the Kafka side.
    ListOffsets answers, read back with committed().
 3. Bad input: an unknown group is 404 with GROUP_ID_NOT_FOUND; malformed or wrong-typed reset
    bodies are 400 and commit nothing; with console.read.only=true (the default) a reset is 403.
+4. A KIP-848 group (one @platformatic/kafka member with groupProtocol 'consumer',
+   node/platformatic_group_member.mjs, installed by npm_clients) is described through
+   ConsumerGroupDescribe: type `consumer`, its member owning every partition, the offsets it
+   auto-commits with their lag. A reset is refused while it is a member and accepted once it
+   left. Skipped without Node.js 20.19.4+.
 """
 
 import json
 import os
+import subprocess
 import sys
+import threading
 import time
 import unittest
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npm_clients  # noqa: E402
 import skiff_harness  # noqa: E402
+from test_node_platformatic import MIN_NODE, NODE_SRC, node_version  # noqa: E402
 
 from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
@@ -220,6 +229,68 @@ class ConsoleGroupsTest(unittest.TestCase):
         status, body = http("GET", api + "/groups/ro")
         self.assertEqual(status, 200, body)
         self.assertEqual(body["offsets"][0]["committed_offset"], 0)
+
+    def test_5_a_kip848_consumer_group(self):
+        version = node_version()
+        if version is None or version < MIN_NODE:
+            self.skipTest("SKIPPED: node %s is missing or older than %s" % (version, MIN_NODE))
+        dest = npm_clients.install(NODE_SRC, "node-clients", ("platformatic_group_member.mjs",))
+        group = "kip848-console"
+        member = skiff_harness.spawn(["node", "platformatic_group_member.mjs",
+                                      self.broker.bootstrap, TOPIC, group], cwd=dest,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True)
+        self.addCleanup(lambda: skiff_harness.stop_process(member, grace_s=5))
+        seen = {"assigned": None, "got": 0, "left": threading.Event()}
+
+        def read():
+            for line in member.stdout:
+                line = line.rstrip("\n")
+                if line.startswith("assigned"):
+                    text = line[len("assigned"):].strip()
+                    seen["assigned"] = sorted(int(p) for p in text.split(",")) if text else []
+                elif line.startswith("got "):
+                    seen["got"] += 1
+                elif line == "left":
+                    seen["left"].set()
+        threading.Thread(target=read, daemon=True).start()
+
+        total = sum(PER_PARTITION.values())
+        # It reads everything and auto-commits every 100 ms: the group's lag drops to 0.
+        skiff_harness.wait_until(lambda: seen["got"] >= total, 60, what="the member consumed")
+
+        def described():
+            status, body = http("GET", self.api + "/groups/" + group)
+            self.assertEqual(status, 200, body)
+            return body
+        skiff_harness.wait_until(
+            lambda: {o["partition"]: o["lag"] for o in described()["offsets"]}
+            == {p: 0 for p in PER_PARTITION}, 30, what="lag 0 on every partition")
+        body = described()
+        self.assertEqual((body["type"], body["protocol_type"]), ("consumer", "consumer"))
+        self.assertEqual(body["state"], "Stable")
+        self.assertEqual(len(body["members"]), 1, body)
+        owned = {(a["topic"], p) for a in body["members"][0]["assignment"] for p in a["partitions"]}
+        self.assertEqual(owned, {(TOPIC, p) for p in PER_PARTITION})
+        self.assertEqual({o["partition"]: o["committed_offset"] for o in body["offsets"]},
+                         PER_PARTITION)
+        status, listed = http("GET", self.api + "/groups")
+        self.assertIn({"group_id": group, "type": "consumer", "state": "Stable",
+                       "protocol_type": "consumer", "members": 1}, listed["groups"])
+
+        status, refused = http("POST", self.api + "/groups/%s/offsets/reset" % group,
+                               json.dumps({"to": "earliest"}))
+        self.assertEqual(status, 400, refused)
+        self.assertEqual(self.committed(group), PER_PARTITION)
+
+        member.stdin.write("leave\n")
+        member.stdin.flush()
+        self.assertTrue(seen["left"].wait(30), "the member did not leave")
+        status, body = http("POST", self.api + "/groups/%s/offsets/reset" % group,
+                            json.dumps({"to": "earliest"}))
+        self.assertEqual(status, 200, body)
+        self.assertEqual(self.committed(group), {p: 0 for p in PER_PARTITION})
+        self.assertEqual(described()["lag"], total)
 
 
 if __name__ == "__main__":
