@@ -161,7 +161,8 @@ TEST_F(GroupRoutesTest, ClassicMembersShowTheirDecodedAssignment) {
     EXPECT_EQ(a[0]["topic"], "orders");
     EXPECT_EQ(a[0]["partitions"], json::array({0, 2}));
 
-    const json* g = find_group(json_of(get("/api/groups")), "app");
+    const auto listed = json_of(get("/api/groups"));  // kept: find_group points into it
+    const json* g = find_group(listed, "app");
     ASSERT_NE(g, nullptr);
     EXPECT_EQ((*g)["members"], 1);
 }
@@ -259,7 +260,8 @@ TEST_F(GroupRoutesTest, ConsumerProtocolGroupsAreDescribedWithConsumerGroupDescr
     EXPECT_EQ(body["members"][0]["member_id"], "m1");
     EXPECT_EQ(body["members"][0]["assignment"][0]["partitions"], json::array({0, 1}));
 
-    const json* g = find_group(json_of(get("/api/groups")), "kip848");
+    const auto listed = json_of(get("/api/groups"));
+    const json* g = find_group(listed, "kip848");
     ASSERT_NE(g, nullptr);
     EXPECT_EQ((*g)["type"], "consumer");
     EXPECT_EQ((*g)["members"], 1);
