@@ -240,6 +240,22 @@ TEST_F(GroupRoutesTest, ResetIsAWriteRefusedWhenReadOnly) {
     EXPECT_EQ(committed("billing", "orders", 0), 1);
 }
 
+// With ACLs on, the console's caller (User:ANONYMOUS here, no ACL for it) gets what Kafka gives
+// that principal: no group listed, a group it may not DESCRIBE refused, nothing reset.
+TEST_F(GroupRoutesTest, AclsApplyToTheCaller) {
+    config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    create_topic("orders", 1);
+    auto r = get("/api/groups");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(json_of(r)["groups"].empty());
+    r = get("/api/groups/billing");
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(json_of(r)["kafka_error"], "GROUP_AUTHORIZATION_FAILED");
+    r = request("POST", "/api/groups/billing/offsets/reset",
+                R"({"to":"earliest","topics":["orders"]})");
+    EXPECT_EQ(r.status, 403) << r.body;
+}
+
 TEST_F(GroupRoutesTest, ConsumerProtocolGroupsAreDescribedWithConsumerGroupDescribe) {
     create_topic("orders", 2);
     protocol::ConsumerGroupHeartbeatRequest hb;

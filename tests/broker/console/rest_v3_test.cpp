@@ -220,6 +220,19 @@ TEST_F(RestV3Test, ProduceIsAWriteRefusedWhenReadOnly) {
     EXPECT_EQ(get("/v3/clusters/" + cluster() + "/topics").status, 200);
 }
 
+// With ACLs on and none for the caller, topics are hidden and producing is refused (40301).
+TEST_F(RestV3Test, AclsApplyToTheCaller) {
+    config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    create_topic("orders", 1);
+    auto r = get("/v3/clusters/" + cluster() + "/topics");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(json_of(r)["data"].empty()) << r.body;
+    r = request("POST", records_url("orders"), R"({"value":{"type":"STRING","data":"a"}})");
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(json_of(r)["error_code"], 40301);
+    EXPECT_EQ(high_watermark("orders"), 0);
+}
+
 TEST_F(RestV3Test, NullKeysValuesAndHeaderValuesAreStoredAsNull) {
     create_topic("orders", 1);
     auto r = request("POST", records_url("orders"),
