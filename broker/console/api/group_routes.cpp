@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -296,6 +297,21 @@ http::HttpResponse get_group(ApiCall& call) {
             return std::move(committed.error());
         for (const auto& c : *committed)
             partitions[c.topic].insert(c.partition);
+        // A partition a member is assigned but the group never committed is listed too, with
+        // no committed offset and no lag, as kafka-consumer-groups.sh shows it ("-").
+        for (const auto& member : body["members"]) {
+            for (const auto& a : member["assignment"]) {
+                const auto topic = a["topic"].get<std::string>();
+                for (const auto& p : a["partitions"]) {
+                    const auto partition = p.get<int32_t>();
+                    if (partitions[topic].insert(partition).second)
+                        committed->push_back({topic, partition, -1, ""});
+                }
+            }
+        }
+        std::sort(committed->begin(), committed->end(), [](const auto& a, const auto& b) {
+            return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
+        });
         auto ends = list_offsets(call, partitions, protocol::kListOffsetsLatest);
         if (!ends)
             return std::move(ends.error());

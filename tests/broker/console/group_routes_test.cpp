@@ -161,6 +161,13 @@ TEST_F(GroupRoutesTest, ClassicMembersShowTheirDecodedAssignment) {
     ASSERT_EQ(a.size(), 1u) << r.body;
     EXPECT_EQ(a[0]["topic"], "orders");
     EXPECT_EQ(a[0]["partitions"], json::array({0, 2}));
+    // Assigned, never committed: listed without a committed offset or a lag.
+    ASSERT_EQ(body["offsets"].size(), 2u) << r.body;
+    const json* p2 = find_offset(body, "orders", 2);
+    ASSERT_NE(p2, nullptr) << r.body;
+    EXPECT_TRUE((*p2)["committed_offset"].is_null());
+    EXPECT_TRUE((*p2)["lag"].is_null());
+    EXPECT_EQ((*p2)["log_end_offset"], 0);
 
     const auto listed = json_of(get("/api/groups"));  // kept: find_group points into it
     const json* g = find_group(listed, "app");
