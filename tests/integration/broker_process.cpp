@@ -133,8 +133,8 @@ void BrokerProcess::start() {
         SKIFF_BINARY, "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override",
         "log.dirs=" + data_dir_.string(),
         // Brokers started in parallel never race for port 9649.
-        "--override", "metrics.listener=", "--override", "schema.registry.listeners=",
-        "--override", "console.listeners="};
+        "--override", "metrics.listener=", "--override", "schema.registry.listeners=", "--override",
+        "console.listeners="};
     for (const auto& o : overrides_) {
         args.push_back("--override");
         args.push_back(o);

@@ -18,6 +18,7 @@
 
 #include "broker/broker.h"
 #include "broker/console/console_route.h"
+#include "broker/console/produce_call.h"
 #include "broker/group/embedded_consumer_protocol.h"
 #include "protocol/alter_share_group_offsets.h"
 #include "protocol/consumer_group_describe.h"
@@ -361,19 +362,6 @@ http::HttpResponse list_groups(ApiCall& call) {
     return json_response(200, json{{"groups", std::move(groups)}});
 }
 
-// A JSON integer that fits int64_t (huge or fractional numbers are not one).
-std::optional<int64_t> as_int64(const json& v) {
-    if (v.is_number_unsigned()) {
-        const auto u = v.get<uint64_t>();
-        if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-            return std::nullopt;
-        return static_cast<int64_t>(u);
-    }
-    if (v.is_number_integer())
-        return v.get<int64_t>();
-    return std::nullopt;
-}
-
 struct ResetRequest {
     std::string to;
     int64_t value = 0;                // the timestamp or the offset
@@ -394,7 +382,7 @@ Expected<ResetRequest, std::string> parse_reset(const std::string& text) {
     r.to = to->get<std::string>();
     if (r.to == "timestamp" || r.to == "offset") {
         auto v = body.find(r.to);
-        std::optional<int64_t> n = v == body.end() ? std::nullopt : as_int64(*v);
+        std::optional<int64_t> n = v == body.end() ? std::nullopt : json_int64(*v);
         if (!n || *n < 0)
             return unexpected("\"" + r.to + "\" must be a non-negative integer with \"to\": \"" +
                               r.to + "\"");

@@ -11,6 +11,7 @@
 #include "broker/broker.h"
 #include "broker/console/console_route.h"
 #include "broker/console/murmur2.h"
+#include "broker/console/produce_call.h"
 #include "broker/console/record_view.h"
 #include "broker/console/schema_decoder.h"
 #include "protocol/compression/compression.h"
@@ -361,29 +362,15 @@ http::HttpResponse produce_record(ApiCall& call) {
                             .count();
     protocol::BatchSpec spec;
     spec.base_timestamp = now;
-    const auto batch = protocol::build_record_batch(spec, {record});
-    protocol::ProduceRequest request;
-    request.acks = -1;
-    request.timeout_ms = 30000;
-    protocol::TopicProduceData data;
-    data.name = topic;
-    data.partition_data.push_back({partition, std::span<const std::byte>(batch)});
-    request.topic_data.push_back(std::move(data));
-    auto reply = call.kafka.call<protocol::ProduceResponse>(request, kProduceVersion);
-    if (!reply)
-        return error_response(500, reply.error());
-    for (const auto& rt : reply->message.responses) {
-        for (const auto& rp : rt.partition_responses) {
-            if (rp.error_code != ErrorCode::none)
-                return kafka_error_response(static_cast<int16_t>(rp.error_code),
-                                            rp.error_message.value_or(""));
-            return json_response(
-                200, {{"partition", rp.index},
-                      {"offset", rp.base_offset},
-                      {"timestamp", rp.log_append_time_ms >= 0 ? rp.log_append_time_ms : now}});
-        }
-    }
-    return error_response(500, "no answer for the partition");
+    auto outcome = produce_batch(call.kafka, topic, partition, spec, {record});
+    if (!outcome)
+        return error_response(500, outcome.error());
+    if (outcome->error != ErrorCode::none)
+        return kafka_error_response(static_cast<int16_t>(outcome->error), outcome->message);
+    return json_response(
+        200, {{"partition", partition},
+              {"offset", outcome->base_offset},
+              {"timestamp", outcome->log_append_time_ms >= 0 ? outcome->log_append_time_ms : now}});
 }
 
 }  // namespace record_routes_impl

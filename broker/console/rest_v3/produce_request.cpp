@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "broker/console/produce_call.h"
 #include "broker/security/scram.h"
 
 namespace skiff::broker::console::rest_v3 {
@@ -60,18 +61,6 @@ Expected<std::vector<std::string_view>, std::string> split_concatenated_json(
 }
 
 namespace {
-
-std::optional<int64_t> as_int64(const json& v) {
-    if (v.is_number_unsigned()) {
-        const auto u = v.get<uint64_t>();
-        if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-            return std::nullopt;
-        return static_cast<int64_t>(u);
-    }
-    if (v.is_number_integer())
-        return v.get<int64_t>();
-    return std::nullopt;
-}
 
 std::string upper(std::string s) {
     for (auto& c : s)
@@ -140,7 +129,7 @@ Expected<ProduceRecord, RecordError> parse_produce_record(std::string_view text)
         return unexpected(bad("a record must be a JSON object"));
     ProduceRecord r;
     if (auto p = record.find("partition_id"); p != record.end() && !p->is_null()) {
-        auto n = as_int64(*p);
+        auto n = json_int64(*p);
         if (!n || *n < 0 || *n > std::numeric_limits<int32_t>::max())
             return unexpected(bad("partition_id must be a partition number"));
         r.partition_id = static_cast<int32_t>(*n);
@@ -177,7 +166,7 @@ Expected<ProduceRecord, RecordError> parse_produce_record(std::string_view text)
         if (t->is_string())
             ms = parse_iso8601_ms(t->get<std::string>());
         else
-            ms = as_int64(*t);
+            ms = json_int64(*t);
         if (!ms || *ms < 0)
             return unexpected(
                 bad("timestamp must be an ISO 8601 date-time such as 2026-12-06T10:00:00Z"));

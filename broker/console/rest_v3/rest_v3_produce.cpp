@@ -10,6 +10,7 @@
 #include "broker/broker.h"
 #include "broker/console/console_route.h"
 #include "broker/console/murmur2.h"
+#include "broker/console/produce_call.h"
 #include "broker/console/rest_v3/produce_request.h"
 #include "broker/console/rest_v3/rest_v3.h"
 #include "protocol/produce.h"
@@ -80,31 +81,20 @@ void produce_partition(ApiCall& call, const std::string& topic, int32_t partitio
     }
     protocol::BatchSpec spec;
     spec.base_timestamp = base_timestamp;
-    const auto bytes = protocol::build_record_batch(spec, specs);
-
-    protocol::ProduceRequest req;
-    req.acks = -1;
-    req.timeout_ms = 30000;
-    protocol::TopicProduceData data;
-    data.name = topic;
-    data.partition_data.push_back({partition, std::span<const std::byte>(bytes)});
-    req.topic_data.push_back(std::move(data));
-    auto reply = call.kafka.call<protocol::ProduceResponse>(req, 9);
+    auto outcome = produce_batch(call.kafka, topic, partition, spec, specs);
 
     std::optional<RecordError> failed;
     int64_t base_offset = -1;
     int64_t append_time = -1;
-    if (!reply) {
-        failed = RecordError{50002, reply.error()};
-    } else if (reply->message.responses.size() != 1 ||
-               reply->message.responses.front().partition_responses.size() != 1) {
-        failed = RecordError{50002, "Produce answered no partition"};
+    if (!outcome) {
+        failed = RecordError{50002, outcome.error()};
     } else {
-        const auto& r = reply->message.responses.front().partition_responses.front();
-        if (r.error_code != ErrorCode::none)
-            failed = from_kafka(r.error_code, r.error_message);
-        base_offset = r.base_offset;
-        append_time = r.log_append_time_ms;
+        if (outcome->error != ErrorCode::none)
+            failed = from_kafka(outcome->error, outcome->message.empty()
+                                                    ? std::optional<std::string>()
+                                                    : std::optional<std::string>(outcome->message));
+        base_offset = outcome->base_offset;
+        append_time = outcome->log_append_time_ms;
     }
     if (failed && batch.size() > 1) {
         // One bad record fails its whole batch: produce them one by one, so that each record

@@ -1,5 +1,4 @@
-// What the console's cluster and topic route tests share: producing through the Produce handler
-// (so the partitions' traffic counters move as for a client), and an authorizer with SCRAM users
+// What the console's cluster and topic route tests share: an authorizer with SCRAM users
 // the tests sign in as with HTTP basic authentication (User:admin a super user, User:alice with
 // the ACLs a test gives her).
 #pragma once
@@ -17,32 +16,6 @@ namespace skiff::broker::test {
 
 class ConsoleTopicsTest : public ConsoleTest {
   protected:
-    // Produces `count` records ("v0", "v1"... padded to `value_bytes`) in one batch.
-    void produce(const std::string& topic, int32_t partition, int count, size_t value_bytes = 0) {
-        std::vector<protocol::RecordSpec> records;
-        for (int i = 0; i < count; ++i) {
-            protocol::RecordSpec r;
-            r.key = "k" + std::to_string(i);
-            r.value = "v" + std::to_string(i);
-            if (r.value->size() < value_bytes)
-                r.value->append(value_bytes - r.value->size(), 'x');
-            r.timestamp_delta = i;
-            records.push_back(std::move(r));
-        }
-        protocol::BatchSpec spec;
-        spec.base_timestamp = 1733400000000;
-        auto batch = protocol::build_record_batch(spec, records);
-        protocol::ProduceRequest req;
-        req.acks = -1;
-        req.timeout_ms = 1000;
-        protocol::TopicProduceData t;
-        t.name = topic;
-        t.partition_data.push_back({partition, std::span<const std::byte>(batch)});
-        req.topic_data.push_back(std::move(t));
-        auto resp = run(handle_produce, req, 9);
-        ASSERT_EQ(resp.responses.at(0).partition_responses.at(0).error_code, ErrorCode::none);
-    }
-
     // Turns on the authorizer with User:admin as super user and basic authentication, and adds
     // the SCRAM users admin and alice (password "pw"). Call before broker() is first used.
     void use_authorizer() {

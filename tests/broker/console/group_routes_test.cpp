@@ -20,20 +20,6 @@ using nlohmann::json;
 
 class GroupRoutesTest : public ConsoleTest {
   protected:
-    // `count` records appended to topic-partition through the Produce handler.
-    void produce(const std::string& topic, int32_t partition, int count) {
-        auto batch = make_batch(count);
-        protocol::ProduceRequest req;
-        req.acks = -1;
-        req.timeout_ms = 1000;
-        protocol::TopicProduceData t;
-        t.name = topic;
-        t.partition_data.push_back({partition, std::span<const std::byte>(batch)});
-        req.topic_data.push_back(std::move(t));
-        auto resp = run(handle_produce, req, 9);
-        ASSERT_EQ(resp.responses.at(0).partition_responses.at(0).error_code, ErrorCode::none);
-    }
-
     // A commit as a consumer outside group management makes (generation -1, no member).
     void commit(const std::string& group, const std::string& topic, int32_t partition,
                 int64_t offset) {
@@ -190,7 +176,7 @@ TEST_F(GroupRoutesTest, ResetIsRefusedWhileTheGroupHasMembersAndCommitsNothing) 
 
 TEST_F(GroupRoutesTest, ResetsAnEmptyGroupToEarliestLatestTimestampAndOffset) {
     create_topic("orders", 1);
-    produce("orders", 0, 10);  // timestamps 0..9 (base 0, deltas 0..9)
+    produce("orders", 0, 10);  // timestamps 1733400000000 + 0..9
     commit("billing", "orders", 0, 4);
 
     auto r = request("POST", "/api/groups/billing/offsets/reset", R"({"to":"earliest"})");
@@ -202,7 +188,8 @@ TEST_F(GroupRoutesTest, ResetsAnEmptyGroupToEarliestLatestTimestampAndOffset) {
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(committed("billing", "orders", 0), 10);
 
-    r = request("POST", "/api/groups/billing/offsets/reset", R"({"to":"timestamp","timestamp":6})");
+    r = request("POST", "/api/groups/billing/offsets/reset",
+                R"({"to":"timestamp","timestamp":1733400000006})");
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(committed("billing", "orders", 0), 6);
 
