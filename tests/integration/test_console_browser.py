@@ -186,9 +186,9 @@ class ConsoleBrowserTest(BrowserTestCase):
 
     @classmethod
     def registry_call(cls, method, path, body):
-        req = urllib.request.Request(cls.registry + path, data=json.dumps(body).encode(),
-                                     method=method,
-                                     headers={"Content-Type": "application/vnd.schemaregistry.v1+json"})
+        req = urllib.request.Request(
+            cls.registry + path, data=json.dumps(body).encode(), method=method,
+            headers={"Content-Type": "application/vnd.schemaregistry.v1+json"})
         with urllib.request.urlopen(req, timeout=TIMEOUT_S) as r:
             return json.loads(r.read())
 

@@ -52,12 +52,15 @@ async function openPage(browser, plan, contextOptions = {}) {
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   if (process.env.CONSOLE_BROWSER_DEBUG) {
-    page.on('response', (r) => console.log(`debug: ${r.request().method()} ${r.url()} ${r.status()}`));
+    page.on('response',
+            (r) => console.log(`debug: ${r.request().method()} ${r.url()} ${r.status()}`));
   }
   page.on('dialog', async (dialog) => {
     // The delete button's confirm() is the only dialog the console opens; anything else
     // (an alert from a payload) is recorded.
-    if (dialog.type() !== 'confirm') problems.push(`unexpected ${dialog.type()}: ${dialog.message()}`);
+    if (dialog.type() !== 'confirm') {
+      problems.push(`unexpected ${dialog.type()}: ${dialog.message()}`);
+    }
     await dialog.accept();
   });
   // CSP violations are console errors in Chromium too; the event names the directive.
@@ -388,7 +391,8 @@ const scenarios = {
     }, plan.topic);
     for (const r of forced) {
       equal(r.status, 403, `forced write status (${JSON.stringify(r.json)})`);
-      check(r.json && typeof r.json.message === 'string', `no JSON error: ${JSON.stringify(r.json)}`);
+      check(r.json && typeof r.json.message === 'string',
+            `no JSON error: ${JSON.stringify(r.json)}`);
     }
     // The refused fetches are reported by Chromium as failed loads: expected here.
     await noProblems(page, problems.filter((p) => !/403/.test(p)), 'readonly');
@@ -408,7 +412,8 @@ const scenarios = {
       check(/ERR_INVALID_AUTH_CREDENTIALS/.test(e.message), `without credentials: ${e.message}`);
     }
     equal(statuses, [401], 'the page without credentials');
-    equal(await anonymous.page.locator('main#view').count(), 0, 'the console shown without credentials');
+    equal(await anonymous.page.locator('main#view').count(), 0,
+          'the console shown without credentials');
     const api = await anonymous.context.request.get(`${plan.url}/api/topics`);
     equal(api.status(), 401, '/api/topics without credentials');
     // A wrong password: Chromium gives up on the challenge (ERR_INVALID_AUTH_CREDENTIALS), so
