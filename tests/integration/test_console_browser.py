@@ -269,15 +269,17 @@ class ConsoleBrowserTest(BrowserTestCase):
                     decoded=self.payment, subject=self.SUBJECT, added="memo")
 
     def test_6_create_topic_from_page(self):
-        """form#create-topic makes a topic kcat produces to and consumes from."""
+        """form#create-topic makes a topic kcat produces to and consumes from; form#produce-record
+        puts a test message in it that kcat reads."""
         topic = "made-in-the-browser"
         self.assertNotIn(topic, self.topics())
-        self.browse("create", self.url, topic=topic, partitions=2)
+        self.browse("create", self.url, topic=topic, partitions=2, key="page-key",
+                    value="from the page")
         self.assertEqual(len(self.topics()[topic].partitions), 2)
         kcat(["-b", self.bootstrap, "-P", "-t", topic, "-p", "1", "-K:"], data=b"k:from kcat\n")
         out = kcat(["-b", self.bootstrap, "-C", "-t", topic, "-p", "1", "-o", "beginning", "-e",
                     "-f", "%k=%s\\n"])
-        self.assertEqual(out, b"k=from kcat\n")
+        self.assertEqual(out, b"page-key=from the page\nk=from kcat\n")
 
     def test_7_hostile_payloads_render_as_text(self):
         """Keys, values and headers that try to be HTML or script show their exact characters;

@@ -308,6 +308,15 @@ const scenarios = {
     await page.waitForSelector('#flash[data-kind="error"]', { timeout: VIEW_TIMEOUT_MS });
     const flash = await page.textContent('#flash');
     check(flash.includes(plan.topic) || /exist/i.test(flash), `#flash: ${flash}`);
+    // A test message from form#produce-record on partition 1, shown in the messages after.
+    await showView(page, plan, `/topics/${enc(plan.topic)}/partitions/1`, 'partition');
+    await page.fill('form#produce-record input[name="key"]', plan.key);
+    await page.fill('form#produce-record textarea[name="value"]', plan.value);
+    await page.click('form#produce-record button[type="submit"]');
+    const produced = page.locator('table#records tbody tr[data-offset="0"]');
+    await produced.waitFor({ timeout: VIEW_TIMEOUT_MS });
+    await waitView(page, 'partition');
+    equal(await cellText(produced, 'value'), plan.value, 'the produced value');
     // The 409 is the page's own error, reported as a failed resource load: not a problem.
     await noProblems(page, problems.filter((p) => !/409/.test(p)), 'create');
     return {};
