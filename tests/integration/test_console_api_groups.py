@@ -240,6 +240,8 @@ class ConsoleGroupsTest(unittest.TestCase):
                                       self.broker.bootstrap, TOPIC, group], cwd=dest,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True)
+        self.addCleanup(member.stdout.close)
+        self.addCleanup(member.stdin.close)
         self.addCleanup(lambda: skiff_harness.stop_process(member, grace_s=5))
         seen = {"assigned": None, "got": 0, "left": threading.Event()}
 

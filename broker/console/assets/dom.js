@@ -69,10 +69,6 @@ export function hashOf(...parts) {
   return '#/' + parts.map((p) => encodeURIComponent(String(p))).join('/');
 }
 
-export function link(text, ...parts) {
-  return el('a', { href: hashOf(...parts) }, text);
-}
-
 const flashNode = () => document.getElementById('flash');
 
 // The status line: the API's message for an error, a short confirmation for a write.

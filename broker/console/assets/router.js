@@ -70,7 +70,6 @@ export function start(routes, { main, nav, notFound, onError }) {
       ready() {
         if (mine === generation) main.dataset.ready = 'true';
       },
-      rerender: render,
       go(hash, message) {
         pendingFlash = message || null;
         if (location.hash === hash) render();

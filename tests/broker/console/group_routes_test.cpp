@@ -10,6 +10,7 @@
 #include "protocol/offset_commit.h"
 #include "protocol/offset_fetch.h"
 #include "protocol/produce.h"
+#include "protocol/share_group_heartbeat.h"
 #include "protocol/sync_group.h"
 
 namespace skiff::broker::test {
@@ -161,7 +162,8 @@ TEST_F(GroupRoutesTest, ClassicMembersShowTheirDecodedAssignment) {
     EXPECT_EQ(a[0]["topic"], "orders");
     EXPECT_EQ(a[0]["partitions"], json::array({0, 2}));
 
-    const json* g = find_group(json_of(get("/api/groups")), "app");
+    const auto listed = json_of(get("/api/groups"));  // kept: find_group points into it
+    const json* g = find_group(listed, "app");
     ASSERT_NE(g, nullptr);
     EXPECT_EQ((*g)["members"], 1);
 }
@@ -259,7 +261,8 @@ TEST_F(GroupRoutesTest, ConsumerProtocolGroupsAreDescribedWithConsumerGroupDescr
     EXPECT_EQ(body["members"][0]["member_id"], "m1");
     EXPECT_EQ(body["members"][0]["assignment"][0]["partitions"], json::array({0, 1}));
 
-    const json* g = find_group(json_of(get("/api/groups")), "kip848");
+    const auto listed = json_of(get("/api/groups"));
+    const json* g = find_group(listed, "kip848");
     ASSERT_NE(g, nullptr);
     EXPECT_EQ((*g)["type"], "consumer");
     EXPECT_EQ((*g)["members"], 1);
@@ -269,6 +272,49 @@ TEST_F(GroupRoutesTest, ConsumerProtocolGroupsAreDescribedWithConsumerGroupDescr
                 R"({"to":"earliest","topics":["orders"]})");
     EXPECT_EQ(r.status, 400) << r.body;
     EXPECT_EQ(committed("kip848", "orders", 0), -1);
+}
+
+TEST_F(GroupRoutesTest, ShareGroupsAreDescribedAndResetThroughTheShareGroupApis) {
+    create_topic("jobs", 3);
+    produce("jobs", 1, 4);
+    protocol::ShareGroupHeartbeatRequest hb;
+    hb.group_id = "workers";
+    hb.member_id = "w1";
+    hb.member_epoch = 0;
+    hb.subscribed_topic_names = std::vector<std::string>{"jobs"};
+    auto joined = run(handle_share_group_heartbeat, hb, 1);
+    ASSERT_EQ(joined.error_code, ErrorCode::none) << joined.error_message.value_or("");
+
+    auto r = get("/api/groups/workers");
+    ASSERT_EQ(r.status, 200) << r.body;
+    auto body = json_of(r);
+    EXPECT_EQ(body["type"], "share");
+    EXPECT_EQ(body["protocol_type"], "share");
+    ASSERT_EQ(body["members"].size(), 1u) << r.body;
+    EXPECT_EQ(body["members"][0]["member_id"], "w1");
+    EXPECT_EQ(body["members"][0]["assignment"][0]["partitions"], json::array({0, 1, 2}));
+    const auto listed = json_of(get("/api/groups"));
+    const json* g = find_group(listed, "workers");
+    ASSERT_NE(g, nullptr) << listed.dump();
+    EXPECT_EQ((*g)["type"], "share");
+
+    // Kafka alters a share group's offsets only while it is empty.
+    r = request("POST", "/api/groups/workers/offsets/reset",
+                R"({"to":"latest","topics":["jobs"]})");
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(json_of(r)["kafka_error"], "NON_EMPTY_GROUP") << r.body;
+
+    hb.member_id = "w1";
+    hb.member_epoch = -1;  // leaves
+    run(handle_share_group_heartbeat, hb, 1);
+    r = request("POST", "/api/groups/workers/offsets/reset",
+                R"({"to":"latest","topics":["jobs"]})");
+    ASSERT_EQ(r.status, 200) << r.body;
+    body = json_of(get("/api/groups/workers"));
+    const json* p1 = find_offset(body, "jobs", 1);
+    ASSERT_NE(p1, nullptr) << body.dump();
+    EXPECT_EQ((*p1)["start_offset"], 4);
+    EXPECT_EQ((*p1)["log_end_offset"], 4);
 }
 
 }  // namespace

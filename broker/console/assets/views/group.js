@@ -19,7 +19,7 @@ function resetForm(ctx, g) {
   });
   return writeForm('reset-offsets', 'Reset offsets (the group must have no members)', [
     field('To', to), field('Timestamp', timestamp), field('Offset', offset),
-    field('Topics', el('select', { name: 'topics', multiple: true, size: Math.min(4, Math.max(1, topics.length)) },
+    field('Topics (none chosen: all)', el('select', { name: 'topics', multiple: true, size: Math.min(4, Math.max(2, topics.length)) },
       topics.map((t) => el('option', { value: t }, t)))),
   ], 'Reset', async (data) => {
     const body = { to: String(data.get('to')) };
@@ -36,7 +36,8 @@ function resetForm(ctx, g) {
     const chosen = data.getAll('topics').map(String);
     if (chosen.length) body.topics = chosen;
     const result = await request('POST', apiPath('groups', g.group_id, 'offsets', 'reset'), body);
-    ctx.go(hashOf('groups', g.group_id), `Reset ${(result.offsets || []).length} offsets of ${g.group_id}`);
+    const n = (result.offsets || []).length;
+    ctx.go(hashOf('groups', g.group_id), `Reset ${n} offset${n === 1 ? '' : 's'} of ${g.group_id}`);
   });
 }
 
