@@ -44,6 +44,9 @@ CONSOLE_ON = {"console.listeners": "http://127.0.0.1:0"}
 AUTHORIZER = {"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
               "super.users": "User:ANONYMOUS"}
 USER, PASSWORD = "alice", "alice-secret"
+# Read once and kept from the brokers: skiff takes every SKIFF_* variable as a setting and would
+# warn about an unknown console.screenshots.
+SHOTS_DIR = os.environ.pop("SKIFF_CONSOLE_SCREENSHOTS", None)
 
 HOSTILE_IMG = '<img src=x onerror="window.__pwned=1">'
 HOSTILE_SCRIPT = "<script>window.__pwned=1</script>"
@@ -56,10 +59,9 @@ def install_console_tests():
 
 
 def screenshots_dir(test):
-    d = os.environ.get("SKIFF_CONSOLE_SCREENSHOTS")
-    if d:
-        os.makedirs(d, exist_ok=True)
-        return os.path.abspath(d)
+    if SHOTS_DIR:
+        os.makedirs(SHOTS_DIR, exist_ok=True)
+        return os.path.abspath(SHOTS_DIR)
     d = tempfile.mkdtemp(prefix="skiff-console-shots-")
     test.addCleanup(shutil.rmtree, d, True)
     return d
