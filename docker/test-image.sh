@@ -274,6 +274,8 @@ need(env.get("SKIFF_METRICS_LISTENER") == "HTTP://0.0.0.0:9649", "SKIFF_METRICS_
 need("8081/tcp" in (cfg.get("ExposedPorts") or {}), "8081 (schema registry) not exposed")
 need(env.get("SKIFF_SCHEMA_REGISTRY_LISTENERS") == "http://0.0.0.0:8081",
      "SKIFF_SCHEMA_REGISTRY_LISTENERS")
+need("8080/tcp" in (cfg.get("ExposedPorts") or {}), "8080 (console) not exposed")
+need(env.get("SKIFF_CONSOLE_LISTENERS") == "http://0.0.0.0:8080", "SKIFF_CONSOLE_LISTENERS")
 need(cfg.get("StopSignal") == "SIGTERM", "stop signal is not SIGTERM")
 need(env.get("SKIFF_LOG_DIRS") == "/var/lib/skiff", "SKIFF_LOG_DIRS")
 need(env.get("SKIFF_LISTENERS") == "PLAINTEXT://0.0.0.0:9092", "SKIFF_LISTENERS")
@@ -344,6 +346,7 @@ start_broker() {
     -e "SKIFF_LISTENERS=PLAINTEXT://$bootstrap" -e "SKIFF_ADVERTISED_LISTENERS=PLAINTEXT://$bootstrap" \
     -e "SKIFF_METRICS_LISTENER=HTTP://$metrics" \
     -e "SKIFF_SCHEMA_REGISTRY_LISTENERS=http://$registry" \
+    -e "SKIFF_CONSOLE_LISTENERS=http://$console" \
     "$c" -- "${entrypoint[@]}" >"$1" 2>&1 &
   broker_pid=$!
   deadline=$(($(date +%s) + 60))
@@ -432,6 +435,7 @@ test_image() {
   bootstrap="127.0.0.1:$port"
   metrics="127.0.0.1:$(free_port)" # the host network is shared: not the image's 9649 either
   registry="127.0.0.1:$(free_port)" # nor its 8081
+  console="127.0.0.1:$(free_port)"  # nor its 8080
   data="$work/$name-data" # the host path bind-mounted at /var/lib/skiff, as with docker run -v
   mkdir -p "$data"
   chown "$skiff_uid:$skiff_uid" "$data"
@@ -478,6 +482,12 @@ test_image() {
     fail "POST of a Protobuf schema importing google/protobuf/timestamp.proto: $(cat "$work/registry.out")"
   grep -q '^{"id":2}$' "$work/registry.out" || fail "Protobuf registration answered $(cat "$work/registry.out")"
   say "the schema registry registered an Avro and a Protobuf schema and served them by id"
+  # The web console: its page from the binary, and the topic kcat made in its API.
+  curl -sf "http://$console/" >"$work/console.out" || fail "GET / on the console at $console"
+  grep -q '<html' "$work/console.out" || fail "the console's page is not HTML"
+  curl -sf "http://$console/api/topics" >"$work/console.out" || fail "GET /api/topics on $console"
+  grep -q '"name":"image-test"' "$work/console.out" || fail "/api/topics answered $(cat "$work/console.out")"
+  say "the console served its page and listed image-test"
 
   rc="$(run_health)"
   [ "$rc" = 0 ] || {

@@ -70,7 +70,7 @@ Expected<std::vector<std::byte>, std::string> KafkaCall::exchange(std::span<cons
             result = co_await router_.dispatch(broker_, peer, listener_, frame, out, nullptr,
                                                nullptr, &session_);
         },
-        [&](std::exception_ptr e) { failure = e; });
+        [&](const std::exception_ptr& e) { failure = e; });
     io.run();
     if (failure)
         return unexpected(std::string("the broker failed to answer"));

@@ -9,6 +9,7 @@
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/share_request.h"
 #include "broker/security/authorize.h"
 #include "broker/topics/topic_ids.h"
 
@@ -26,18 +27,9 @@ asio::awaitable<protocol::AlterShareGroupOffsetsResponse> handle_alter_share_gro
     };
     if (!authorized(ctx, AclOperation::read, ResourceType::group, req.group_id))
         co_return fail(ErrorCode::group_authorization_failed);
-    auto* membership = ctx.broker.share_membership();
+    if (auto refusal = refuse_share_offsets_change(ctx, req.group_id, "altered"))
+        co_return fail(refusal->error, std::move(refusal->message));
     auto* admin = ctx.broker.share_offsets_admin();
-    if (!membership || !admin)  // as Kafka with share groups off
-        co_return fail(ErrorCode::unsupported_version,
-                       "Share groups are not enabled on this broker.");
-    const auto size = membership->share_group_size(req.group_id);
-    if (!size)
-        co_return fail(ErrorCode::group_id_not_found,
-                       "Group " + req.group_id + " is not a share group.");
-    if (*size > 0)
-        co_return fail(ErrorCode::non_empty_group,
-                       "The share group has members: its offsets cannot be altered.");
 
     std::map<storage::TopicPartition, int64_t> valid;
     for (const auto& t : req.topics) {

@@ -8,6 +8,7 @@
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/share_request.h"
 #include "broker/security/authorize.h"
 #include "broker/topics/topic_ids.h"
 
@@ -25,18 +26,9 @@ asio::awaitable<protocol::DeleteShareGroupOffsetsResponse> handle_delete_share_g
     };
     if (!authorized(ctx, AclOperation::remove, ResourceType::group, req.group_id))
         co_return fail(ErrorCode::group_authorization_failed);
-    auto* membership = ctx.broker.share_membership();
+    if (auto refusal = refuse_share_offsets_change(ctx, req.group_id, "deleted"))
+        co_return fail(refusal->error, std::move(refusal->message));
     auto* admin = ctx.broker.share_offsets_admin();
-    if (!membership || !admin)  // as Kafka with share groups off
-        co_return fail(ErrorCode::unsupported_version,
-                       "Share groups are not enabled on this broker.");
-    const auto size = membership->share_group_size(req.group_id);
-    if (!size)
-        co_return fail(ErrorCode::group_id_not_found,
-                       "Group " + req.group_id + " is not a share group.");
-    if (*size > 0)
-        co_return fail(ErrorCode::non_empty_group,
-                       "The share group has members: its offsets cannot be deleted.");
 
     const auto with_state = admin->partitions_with_state(req.group_id);
     for (const auto& t : req.topics) {

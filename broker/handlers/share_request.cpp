@@ -35,6 +35,24 @@ ShareTopicRef resolve_share_topic(const RequestContext& ctx, const protocol::Uui
     return ref;
 }
 
+std::optional<ShareOffsetsRefusal> refuse_share_offsets_change(const RequestContext& ctx,
+                                                               const std::string& group_id,
+                                                               std::string_view done) {
+    auto* membership = ctx.broker.share_membership();
+    if (!membership || !ctx.broker.share_offsets_admin())  // as Kafka with share groups off
+        return ShareOffsetsRefusal{ErrorCode::unsupported_version,
+                                   "Share groups are not enabled on this broker."};
+    const auto size = membership->share_group_size(group_id);
+    if (!size)
+        return ShareOffsetsRefusal{ErrorCode::group_id_not_found,
+                                   "Group " + group_id + " is not a share group."};
+    if (*size > 0)
+        return ShareOffsetsRefusal{
+            ErrorCode::non_empty_group,
+            "The share group has members: its offsets cannot be " + std::string(done) + "."};
+    return std::nullopt;
+}
+
 ErrorCode apply_acknowledgements(share::SharePartitionManager& partitions,
                                  const share::SharePartitionKey& key, const std::string& member_id,
                                  std::span<const protocol::ShareAcknowledgementBatch> batches,

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "broker/request_context.h"
 #include "broker/share/share_group_config.h"
@@ -27,6 +29,18 @@ struct ShareTopicRef {
     protocol::ErrorCode error = protocol::ErrorCode::none;
 };
 ShareTopicRef resolve_share_topic(const RequestContext& ctx, const protocol::Uuid& topic_id);
+
+// Why AlterShareGroupOffsets / DeleteShareGroupOffsets may not change `group_id`'s offsets (after
+// their ACL check): share groups off (UNSUPPORTED_VERSION, as Kafka), not a share group
+// (GROUP_ID_NOT_FOUND) or one with members (NON_EMPTY_GROUP); nullopt when they may. `done` is
+// what the message says cannot be done to them ("altered", "deleted").
+struct ShareOffsetsRefusal {
+    protocol::ErrorCode error;
+    std::string message;
+};
+std::optional<ShareOffsetsRefusal> refuse_share_offsets_change(const RequestContext& ctx,
+                                                               const std::string& group_id,
+                                                               std::string_view done);
 
 // Applies one partition's acknowledgement batches: NONE, the manager's error
 // (INVALID_RECORD_STATE, INVALID_REQUEST), or INVALID_REQUEST for a RENEW (4) in a request that

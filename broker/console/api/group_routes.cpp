@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -36,20 +37,6 @@ namespace group_api {
 using nlohmann::json;
 using protocol::ErrorCode;
 
-enum class GroupType { classic, consumer, share };
-
-const char* type_name(GroupType t) {
-    switch (t) {
-        case GroupType::consumer:
-            return "consumer";
-        case GroupType::share:
-            return "share";
-        case GroupType::classic:
-            break;
-    }
-    return "classic";
-}
-
 using TopicPartitions = std::map<std::string, std::set<int32_t>>;
 
 json assignment_json(const TopicPartitions& assigned) {
@@ -66,33 +53,24 @@ json assignment_json(const protocol::DescribedConsumerAssignment& assigned) {
     return assignment_json(sets);
 }
 
-// What the describe step found: the group's type and the JSON of everything but its offsets.
-struct Described {
-    GroupType type = GroupType::classic;
-    json body;
-};
-
-// An error answer, or the group described. Kafka's admin client asks ConsumerGroupDescribe
-// first and falls back to DescribeGroups when the group is not a consumer group; share groups
-// have their own describe.
-using DescribeResult = std::pair<std::optional<http::HttpResponse>, Described>;
+// The group described (everything but its offsets, its "type" among it), or an error answer.
+// Kafka's admin client asks ConsumerGroupDescribe first and falls back to DescribeGroups when
+// the group is not a consumer group; share groups have their own describe.
+using DescribeResult = Expected<json, http::HttpResponse>;
 
 DescribeResult describe_group(ApiCall& call, const std::string& group_id) {
-    Described d;
     {
         protocol::ConsumerGroupDescribeRequest req;
         req.group_ids = {group_id};
         auto reply = call.kafka.call<protocol::ConsumerGroupDescribeResponse>(req, 1);
         if (!reply)
-            return {error_response(500, reply.error()), d};
+            return unexpected(error_response(500, reply.error()));
         if (reply->message.groups.size() == 1) {
             const auto& g = reply->message.groups.front();
             if (g.error_code == ErrorCode::group_authorization_failed)
-                return {kafka_error_response(static_cast<int16_t>(g.error_code),
-                                             "DESCRIBE on group " + group_id),
-                        d};
+                return unexpected(kafka_error_response(static_cast<int16_t>(g.error_code),
+                                                       "DESCRIBE on group " + group_id));
             if (g.error_code == ErrorCode::none) {
-                d.type = GroupType::consumer;
                 json members = json::array();
                 for (const auto& m : g.members) {
                     members.push_back(
@@ -110,11 +88,11 @@ DescribeResult describe_group(ApiCall& call, const std::string& group_id) {
                          {"assignment", assignment_json(m.assignment)},
                          {"target_assignment", assignment_json(m.target_assignment)}});
                 }
-                d.body = {{"group_id", g.group_id},       {"type", type_name(d.type)},
-                          {"state", g.group_state},       {"protocol_type", "consumer"},
-                          {"protocol", g.assignor_name},  {"group_epoch", g.group_epoch},
-                          {"members", std::move(members)}};
-                return {std::nullopt, d};
+                json body = {{"group_id", g.group_id},       {"type", "consumer"},
+                             {"state", g.group_state},       {"protocol_type", "consumer"},
+                             {"protocol", g.assignor_name},  {"group_epoch", g.group_epoch},
+                             {"members", std::move(members)}};
+                return body;
             }
         }
     }
@@ -126,7 +104,6 @@ DescribeResult describe_group(ApiCall& call, const std::string& group_id) {
         if (reply && reply->message.groups.size() == 1 &&
             reply->message.groups.front().error_code == ErrorCode::none) {
             const auto& g = reply->message.groups.front();
-            d.type = GroupType::share;
             json members = json::array();
             for (const auto& m : g.members) {
                 members.push_back({{"member_id", m.member_id},
@@ -136,11 +113,11 @@ DescribeResult describe_group(ApiCall& call, const std::string& group_id) {
                                    {"subscribed_topics", m.subscribed_topic_names},
                                    {"assignment", assignment_json(m.assignment)}});
             }
-            d.body = {{"group_id", g.group_id},       {"type", type_name(d.type)},
-                      {"state", g.group_state},       {"protocol_type", "share"},
-                      {"protocol", g.assignor_name},  {"group_epoch", g.group_epoch},
-                      {"members", std::move(members)}};
-            return {std::nullopt, d};
+            json body = {{"group_id", g.group_id},       {"type", "share"},
+                         {"state", g.group_state},       {"protocol_type", "share"},
+                         {"protocol", g.assignor_name},  {"group_epoch", g.group_epoch},
+                         {"members", std::move(members)}};
+            return body;
         }
     }
     // DescribeGroups v5: a classic group known only from its committed offsets (a simple
@@ -149,16 +126,16 @@ DescribeResult describe_group(ApiCall& call, const std::string& group_id) {
     req.groups = {group_id};
     auto reply = call.kafka.call<protocol::DescribeGroupsResponse>(req, 5);
     if (!reply)
-        return {error_response(500, reply.error()), d};
+        return unexpected(error_response(500, reply.error()));
     if (reply->message.groups.size() != 1)
-        return {error_response(500, "DescribeGroups answered no group"), d};
+        return unexpected(error_response(500, "DescribeGroups answered no group"));
     const auto& g = reply->message.groups.front();
     if (g.error_code != ErrorCode::none && g.error_code != ErrorCode::group_id_not_found)
-        return {kafka_error_response(static_cast<int16_t>(g.error_code), "group " + group_id), d};
+        return unexpected(
+            kafka_error_response(static_cast<int16_t>(g.error_code), "group " + group_id));
     if (g.error_code == ErrorCode::group_id_not_found || g.group_state == "Dead")
-        return {kafka_error_response(static_cast<int16_t>(ErrorCode::group_id_not_found),
-                                     "Group " + group_id + " not found."),
-                d};
+        return unexpected(kafka_error_response(static_cast<int16_t>(ErrorCode::group_id_not_found),
+                                               "Group " + group_id + " not found."));
     json members = json::array();
     for (const auto& m : g.members) {
         json assignment = json::array();
@@ -176,11 +153,10 @@ DescribeResult describe_group(ApiCall& call, const std::string& group_id) {
              {"assignment", std::move(assignment)},
              {"assignment_bytes", m.member_assignment.size()}});
     }
-    d.type = GroupType::classic;
-    d.body = {{"group_id", g.group_id},      {"type", type_name(d.type)},
-              {"state", g.group_state},      {"protocol_type", g.protocol_type},
-              {"protocol", g.protocol_data}, {"members", std::move(members)}};
-    return {std::nullopt, d};
+    json body = {{"group_id", g.group_id},      {"type", "classic"},
+                 {"state", g.group_state},      {"protocol_type", g.protocol_type},
+                 {"protocol", g.protocol_data}, {"members", std::move(members)}};
+    return body;
 }
 
 // (topic, partition) -> offset, as answered; a partition missing from the map had an error.
@@ -285,16 +261,16 @@ json offset_or_null(int64_t offset) {
 
 http::HttpResponse get_group(ApiCall& call) {
     const std::string& group_id = call.params.at("group");
-    auto [error, described] = describe_group(call, group_id);
-    if (error)
-        return std::move(*error);
-    json body = std::move(described.body);
+    auto described = describe_group(call, group_id);
+    if (!described)
+        return std::move(described.error());
+    json body = std::move(*described);
     body["coordinator"] = call.broker.node_id();
 
     TopicPartitions partitions;
     json offsets = json::array();
     int64_t total_lag = 0;
-    if (described.type == GroupType::share) {
+    if (body["type"] == "share") {
         auto shares = fetch_share_offsets(call, group_id);
         if (!shares)
             return std::move(shares.error());
@@ -321,6 +297,21 @@ http::HttpResponse get_group(ApiCall& call) {
             return std::move(committed.error());
         for (const auto& c : *committed)
             partitions[c.topic].insert(c.partition);
+        // A partition a member is assigned but the group never committed is listed too, with
+        // no committed offset and no lag, as kafka-consumer-groups.sh shows it ("-").
+        for (const auto& member : body["members"]) {
+            for (const auto& a : member["assignment"]) {
+                const auto topic = a["topic"].get<std::string>();
+                for (const auto& p : a["partitions"]) {
+                    const auto partition = p.get<int32_t>();
+                    if (partitions[topic].insert(partition).second)
+                        committed->push_back({topic, partition, -1, ""});
+                }
+            }
+        }
+        std::sort(committed->begin(), committed->end(), [](const auto& a, const auto& b) {
+            return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
+        });
         auto ends = list_offsets(call, partitions, protocol::kListOffsetsLatest);
         if (!ends)
             return std::move(ends.error());
@@ -470,10 +461,10 @@ http::HttpResponse reset_offsets(ApiCall& call) {
     auto request = parse_reset(call.http.body);
     if (!request)
         return error_response(400, request.error());
-    auto [error, described] = describe_group(call, group_id);
-    if (error)
-        return std::move(*error);
-    const bool share = described.type == GroupType::share;
+    auto described = describe_group(call, group_id);
+    if (!described)
+        return std::move(described.error());
+    const bool share = (*described)["type"] == "share";
 
     TopicPartitions partitions;
     if (!request->topics.empty()) {

@@ -220,7 +220,7 @@ std::optional<int64_t> parse_iso8601_ms(std::string_view text) {
         int scale = 100;
         size_t n = 0;
         while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) {
-            millis += (text[at] - '0') * scale;
+            millis += static_cast<int64_t>(text[at] - '0') * scale;
             scale /= 10;
             ++at;
             ++n;
@@ -260,7 +260,7 @@ std::string format_iso8601_ms(int64_t ms) {
     const int64_t millis = ms - static_cast<int64_t>(seconds) * 1000;
     std::tm tm{};
     gmtime_r(&seconds, &tm);
-    std::array<char, 40> out{};
+    std::array<char, 96> out{};  // room for any int the format may print
     std::snprintf(out.data(), out.size(), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
                   tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                   static_cast<int>(millis));

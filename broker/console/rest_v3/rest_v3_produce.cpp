@@ -9,7 +9,7 @@
 
 #include "broker/broker.h"
 #include "broker/console/console_route.h"
-#include "broker/console/rest_v3/partitioner.h"
+#include "broker/console/murmur2.h"
 #include "broker/console/rest_v3/produce_request.h"
 #include "broker/console/rest_v3/rest_v3.h"
 #include "protocol/produce.h"

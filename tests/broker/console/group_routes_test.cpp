@@ -161,6 +161,13 @@ TEST_F(GroupRoutesTest, ClassicMembersShowTheirDecodedAssignment) {
     ASSERT_EQ(a.size(), 1u) << r.body;
     EXPECT_EQ(a[0]["topic"], "orders");
     EXPECT_EQ(a[0]["partitions"], json::array({0, 2}));
+    // Assigned, never committed: listed without a committed offset or a lag.
+    ASSERT_EQ(body["offsets"].size(), 2u) << r.body;
+    const json* p2 = find_offset(body, "orders", 2);
+    ASSERT_NE(p2, nullptr) << r.body;
+    EXPECT_TRUE((*p2)["committed_offset"].is_null());
+    EXPECT_TRUE((*p2)["lag"].is_null());
+    EXPECT_EQ((*p2)["log_end_offset"], 0);
 
     const auto listed = json_of(get("/api/groups"));  // kept: find_group points into it
     const json* g = find_group(listed, "app");
@@ -238,6 +245,22 @@ TEST_F(GroupRoutesTest, ResetIsAWriteRefusedWhenReadOnly) {
     auto r = request("POST", "/api/groups/billing/offsets/reset", R"({"to":"earliest"})");
     EXPECT_EQ(r.status, 403);
     EXPECT_EQ(committed("billing", "orders", 0), 1);
+}
+
+// With ACLs on, the console's caller (User:ANONYMOUS here, no ACL for it) gets what Kafka gives
+// that principal: no group listed, a group it may not DESCRIBE refused, nothing reset.
+TEST_F(GroupRoutesTest, AclsApplyToTheCaller) {
+    config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    create_topic("orders", 1);
+    auto r = get("/api/groups");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(json_of(r)["groups"].empty());
+    r = get("/api/groups/billing");
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(json_of(r)["kafka_error"], "GROUP_AUTHORIZATION_FAILED");
+    r = request("POST", "/api/groups/billing/offsets/reset",
+                R"({"to":"earliest","topics":["orders"]})");
+    EXPECT_EQ(r.status, 403) << r.body;
 }
 
 TEST_F(GroupRoutesTest, ConsumerProtocolGroupsAreDescribedWithConsumerGroupDescribe) {

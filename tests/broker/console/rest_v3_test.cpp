@@ -4,7 +4,7 @@
 // with REST Proxy's error shape while nothing is stored.
 #include "tests/broker/console/console_fixture.h"
 
-#include "broker/console/rest_v3/partitioner.h"
+#include "broker/console/murmur2.h"
 #include "broker/console/rest_v3/produce_request.h"
 
 namespace skiff::broker::test {
@@ -34,17 +34,6 @@ class RestV3Test : public ConsoleTest {
         return out;
     }
 };
-
-// Kafka's UtilsTest vectors for murmur2, and its partition choice.
-TEST(RestV3Partitioner, Murmur2MatchesKafka) {
-    EXPECT_EQ(rest::murmur2("21"), -973932308);
-    EXPECT_EQ(rest::murmur2("foobar"), -790332482);
-    EXPECT_EQ(rest::murmur2("a-little-bit-long-string"), -985981536);
-    EXPECT_EQ(rest::murmur2("a-little-bit-longer-string"), -1486304829);
-    EXPECT_EQ(rest::murmur2("lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8"), -58897971);
-    EXPECT_EQ(rest::murmur2("abc"), 479470107);
-    EXPECT_EQ(rest::partition_for_key("foobar", 7), (-790332482 & 0x7fffffff) % 7);
-}
 
 TEST(RestV3Request, SplitsConcatenatedObjectsAndRefusesTheRest) {
     auto parts = rest::split_concatenated_json(R"( {"a":"}{"} {"b":[{}]}
@@ -164,8 +153,8 @@ TEST_F(RestV3Test, StreamedRecordsAreAnsweredOneByOneInOrder) {
         EXPECT_EQ(results[i]["offset"], i);
         EXPECT_EQ(results[i]["value"]["size"], 3);
     }
-    EXPECT_EQ(results[6]["partition_id"], rest::partition_for_key("foobar", 4));
-    EXPECT_EQ(high_watermark("orders", 2), 6 + (rest::partition_for_key("foobar", 4) == 2));
+    EXPECT_EQ(results[6]["partition_id"], console::partition_for_key("foobar", 4));
+    EXPECT_EQ(high_watermark("orders", 2), 6 + (console::partition_for_key("foobar", 4) == 2));
 }
 
 TEST_F(RestV3Test, ABadRecordOfAStreamGetsItsOwnErrorAndTheOthersAreStored) {
@@ -218,6 +207,19 @@ TEST_F(RestV3Test, ProduceIsAWriteRefusedWhenReadOnly) {
     EXPECT_EQ(high_watermark("orders"), 0);
     // Reading stays allowed.
     EXPECT_EQ(get("/v3/clusters/" + cluster() + "/topics").status, 200);
+}
+
+// With ACLs on and none for the caller, topics are hidden and producing is refused (40301).
+TEST_F(RestV3Test, AclsApplyToTheCaller) {
+    config.authorizer_class_name = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+    create_topic("orders", 1);
+    auto r = get("/v3/clusters/" + cluster() + "/topics");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(json_of(r)["data"].empty()) << r.body;
+    r = request("POST", records_url("orders"), R"({"value":{"type":"STRING","data":"a"}})");
+    EXPECT_EQ(r.status, 403) << r.body;
+    EXPECT_EQ(json_of(r)["error_code"], 40301);
+    EXPECT_EQ(high_watermark("orders"), 0);
 }
 
 TEST_F(RestV3Test, NullKeysValuesAndHeaderValuesAreStoredAsNull) {
