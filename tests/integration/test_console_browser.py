@@ -44,6 +44,9 @@ CONSOLE_ON = {"console.listeners": "http://127.0.0.1:0"}
 AUTHORIZER = {"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
               "super.users": "User:ANONYMOUS"}
 USER, PASSWORD = "alice", "alice-secret"
+# Read once and kept from the brokers: skiff takes every SKIFF_* variable as a setting and would
+# warn about an unknown console.screenshots.
+SHOTS_DIR = os.environ.pop("SKIFF_CONSOLE_SCREENSHOTS", None)
 
 HOSTILE_IMG = '<img src=x onerror="window.__pwned=1">'
 HOSTILE_SCRIPT = "<script>window.__pwned=1</script>"
@@ -56,10 +59,9 @@ def install_console_tests():
 
 
 def screenshots_dir(test):
-    d = os.environ.get("SKIFF_CONSOLE_SCREENSHOTS")
-    if d:
-        os.makedirs(d, exist_ok=True)
-        return os.path.abspath(d)
+    if SHOTS_DIR:
+        os.makedirs(SHOTS_DIR, exist_ok=True)
+        return os.path.abspath(SHOTS_DIR)
     d = tempfile.mkdtemp(prefix="skiff-console-shots-")
     test.addCleanup(shutil.rmtree, d, True)
     return d
@@ -186,9 +188,9 @@ class ConsoleBrowserTest(BrowserTestCase):
 
     @classmethod
     def registry_call(cls, method, path, body):
-        req = urllib.request.Request(cls.registry + path, data=json.dumps(body).encode(),
-                                     method=method,
-                                     headers={"Content-Type": "application/vnd.schemaregistry.v1+json"})
+        req = urllib.request.Request(
+            cls.registry + path, data=json.dumps(body).encode(), method=method,
+            headers={"Content-Type": "application/vnd.schemaregistry.v1+json"})
         with urllib.request.urlopen(req, timeout=TIMEOUT_S) as r:
             return json.loads(r.read())
 
@@ -269,15 +271,17 @@ class ConsoleBrowserTest(BrowserTestCase):
                     decoded=self.payment, subject=self.SUBJECT, added="memo")
 
     def test_6_create_topic_from_page(self):
-        """form#create-topic makes a topic kcat produces to and consumes from."""
+        """form#create-topic makes a topic kcat produces to and consumes from; form#produce-record
+        puts a test message in it that kcat reads."""
         topic = "made-in-the-browser"
         self.assertNotIn(topic, self.topics())
-        self.browse("create", self.url, topic=topic, partitions=2)
+        self.browse("create", self.url, topic=topic, partitions=2, key="page-key",
+                    value="from the page")
         self.assertEqual(len(self.topics()[topic].partitions), 2)
         kcat(["-b", self.bootstrap, "-P", "-t", topic, "-p", "1", "-K:"], data=b"k:from kcat\n")
         out = kcat(["-b", self.bootstrap, "-C", "-t", topic, "-p", "1", "-o", "beginning", "-e",
                     "-f", "%k=%s\\n"])
-        self.assertEqual(out, b"k=from kcat\n")
+        self.assertEqual(out, b"page-key=from the page\nk=from kcat\n")
 
     def test_7_hostile_payloads_render_as_text(self):
         """Keys, values and headers that try to be HTML or script show their exact characters;

@@ -52,12 +52,15 @@ async function openPage(browser, plan, contextOptions = {}) {
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   if (process.env.CONSOLE_BROWSER_DEBUG) {
-    page.on('response', (r) => console.log(`debug: ${r.request().method()} ${r.url()} ${r.status()}`));
+    page.on('response',
+            (r) => console.log(`debug: ${r.request().method()} ${r.url()} ${r.status()}`));
   }
   page.on('dialog', async (dialog) => {
     // The delete button's confirm() is the only dialog the console opens; anything else
     // (an alert from a payload) is recorded.
-    if (dialog.type() !== 'confirm') problems.push(`unexpected ${dialog.type()}: ${dialog.message()}`);
+    if (dialog.type() !== 'confirm') {
+      problems.push(`unexpected ${dialog.type()}: ${dialog.message()}`);
+    }
     await dialog.accept();
   });
   // CSP violations are console errors in Chromium too; the event names the directive.
@@ -305,6 +308,15 @@ const scenarios = {
     await page.waitForSelector('#flash[data-kind="error"]', { timeout: VIEW_TIMEOUT_MS });
     const flash = await page.textContent('#flash');
     check(flash.includes(plan.topic) || /exist/i.test(flash), `#flash: ${flash}`);
+    // A test message from form#produce-record on partition 1, shown in the messages after.
+    await showView(page, plan, `/topics/${enc(plan.topic)}/partitions/1`, 'partition');
+    await page.fill('form#produce-record input[name="key"]', plan.key);
+    await page.fill('form#produce-record textarea[name="value"]', plan.value);
+    await page.click('form#produce-record button[type="submit"]');
+    const produced = page.locator('table#records tbody tr[data-offset="0"]');
+    await produced.waitFor({ timeout: VIEW_TIMEOUT_MS });
+    await waitView(page, 'partition');
+    equal(await cellText(produced, 'value'), plan.value, 'the produced value');
     // The 409 is the page's own error, reported as a failed resource load: not a problem.
     await noProblems(page, problems.filter((p) => !/409/.test(p)), 'create');
     return {};
@@ -388,7 +400,8 @@ const scenarios = {
     }, plan.topic);
     for (const r of forced) {
       equal(r.status, 403, `forced write status (${JSON.stringify(r.json)})`);
-      check(r.json && typeof r.json.message === 'string', `no JSON error: ${JSON.stringify(r.json)}`);
+      check(r.json && typeof r.json.message === 'string',
+            `no JSON error: ${JSON.stringify(r.json)}`);
     }
     // The refused fetches are reported by Chromium as failed loads: expected here.
     await noProblems(page, problems.filter((p) => !/403/.test(p)), 'readonly');
@@ -408,7 +421,8 @@ const scenarios = {
       check(/ERR_INVALID_AUTH_CREDENTIALS/.test(e.message), `without credentials: ${e.message}`);
     }
     equal(statuses, [401], 'the page without credentials');
-    equal(await anonymous.page.locator('main#view').count(), 0, 'the console shown without credentials');
+    equal(await anonymous.page.locator('main#view').count(), 0,
+          'the console shown without credentials');
     const api = await anonymous.context.request.get(`${plan.url}/api/topics`);
     equal(api.status(), 401, '/api/topics without credentials');
     // A wrong password: Chromium gives up on the challenge (ERR_INVALID_AUTH_CREDENTIALS), so
