@@ -118,7 +118,8 @@ TEST_F(ConsoleTopicsTest, SegmentsMatchTheFilesOnDisk) {
     // index_limit bounds the entries shown, not the counts.
     r = get("/api/topics/logs/partitions/0/segments?index_limit=1");
     ASSERT_EQ(r.status, 200) << r.body;
-    for (const auto& s : json_of(r)["segments"])
+    const auto limited = json_of(r);  // kept: a range-for over a temporary's member dangles
+    for (const auto& s : limited["segments"])
         EXPECT_LE(s["index"]["entries_shown"].size(), 1u);
     EXPECT_EQ(get("/api/topics/logs/partitions/0/segments?index_limit=-1").status, 400);
     EXPECT_EQ(get("/api/topics/logs/partitions/0/segments?index_limit=abc").status, 400);
