@@ -1,13 +1,13 @@
 #include "broker/console/schema_decoder.h"
 
 #include <google/protobuf/dynamic_message.h>
-#include <google/protobuf/util/json_util.h>
 
 #include <functional>
 #include <set>
 #include <vector>
 
 #include "broker/console/avro_datum.h"
+#include "broker/console/protobuf_json.h"
 #include "broker/schema_registry/formats/avro_schema_reader.h"
 #include "broker/schema_registry/formats/protobuf_schema.h"
 #include "broker/schema_registry/registry.h"
@@ -85,16 +85,7 @@ Expected<nlohmann::json, std::string> decode_protobuf(const sr::ParsedSchema& pa
     const auto rest = bytes.subspan(pos);
     if (!message->ParseFromArray(rest.data(), static_cast<int>(rest.size())))
         return unexpected("not a valid " + type->full_name() + " message");
-    std::string text;
-    google::protobuf::util::JsonPrintOptions options;
-    options.preserve_proto_field_names = true;
-    const auto status = google::protobuf::util::MessageToJsonString(*message, &text, options);
-    if (!status.ok())
-        return unexpected("cannot print the message: " + std::string(status.message()));
-    auto json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded())
-        return unexpected(std::string("cannot print the message"));
-    return json;
+    return protobuf_to_json(*message);
 }
 
 }  // namespace schema_decoder_impl
