@@ -3,11 +3,11 @@
 # repository root): the default one (bookworm-slim) and `--target static` (FROM scratch, static
 # binary), and proves each serves real clients, without a Docker engine or an image registry.
 #
-#   SKIFF_PREBUILT_DYNAMIC=build/broker/skiff SKIFF_PREBUILT_STATIC=build-static/broker/skiff \
+#   SKIFF_PREBUILT_DYNAMIC=build/broker/skiff SKIFF_PREBUILT_STATIC=build/broker/skiff-static \
 #     docker/test-image.sh
 #
 # builds them instead with binaries already compiled on a Debian 12 host from this checkout (the
-# second a -DSKIFF_STATIC=ON build), as CI does: the same runtime stages of docker/Dockerfile,
+# second the skiff-static target), as CI does: the same runtime stages of docker/Dockerfile,
 # with docker/prebuilt.Dockerfile putting these binaries in where the default path compiles skiff
 # in its build stages. Either variable alone prebuilds that image only.
 #
