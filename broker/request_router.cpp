@@ -39,7 +39,7 @@ std::optional<RouteOutcome> refused_by_emulation(RequestContext& ctx, const Requ
                                                  int16_t version, protocol::OutBuffer& out) {
     if constexpr (std::is_same_v<Request, protocol::ProduceRequest>) {
         if (const auto* e = ctx.broker.emulation().current();
-            e && version < e->produce_min_accepted) {
+            e && version < e->produce_min_accepted && !(ctx.session && ctx.session->in_process)) {
             control::Fired everything;
             everything.error = protocol::ErrorCode::unsupported_version;
             auto split = control::split_produce(request, everything);
@@ -148,8 +148,9 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
     }
     const auto& header = decoded->header;
     const auto* api = protocol::find_api(header.api_key);
-    // emulate.kafka.version: the release's versions, within skiff's (control/version_emulation.h).
-    const auto* emulated = broker.emulation().current();
+    // emulate.kafka.version: the release's versions, within skiff's (control/version_emulation.h),
+    // for clients; the console's own requests keep skiff's.
+    const auto* emulated = session && session->in_process ? nullptr : broker.emulation().current();
     const bool version_ok = api && api->supports(header.api_version) &&
                             (!emulated || emulated->allows(header.api_key, header.api_version));
     if (!version_ok && header.api_key == static_cast<int16_t>(protocol::ApiKey::api_versions)) {

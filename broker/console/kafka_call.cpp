@@ -24,6 +24,7 @@ KafkaCall::KafkaCall(Broker& broker, const RequestRouter& router, Caller caller,
     session_.principal = caller_.principal;
     session_.security_protocol = broker_.security_protocol(listener_);
     session_.authenticated = true;  // the console authenticated the caller itself
+    session_.in_process = true;     // not a client of an emulated Kafka release
 }
 
 namespace {

@@ -45,6 +45,10 @@ struct Session {
     // When the authentication expires (connections.max.reauth.ms): after it only
     // re-authentication is served.
     std::optional<std::chrono::steady_clock::time_point> expires_at;
+    // A request skiff makes of itself (the web console's, broker/console/kafka_call.h), not a
+    // client's: version emulation (emulate.kafka.version) does not apply, since the console
+    // speaks skiff's own versions whatever release the Kafka listeners pretend to be.
+    bool in_process = false;
 };
 
 }  // namespace skiff::broker
