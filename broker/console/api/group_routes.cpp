@@ -260,6 +260,17 @@ json offset_or_null(int64_t offset) {
     return offset < 0 ? json() : json(offset);
 }
 
+// Calls f(topic, partition) for each partition the described group's members are assigned.
+template <class F>
+void for_each_assigned_partition(const json& members, F&& f) {
+    for (const auto& member : members)
+        for (const auto& a : member["assignment"]) {
+            const auto topic = a["topic"].get<std::string>();
+            for (const auto& p : a["partitions"])
+                f(topic, p.get<int32_t>());
+        }
+}
+
 http::HttpResponse get_group(ApiCall& call) {
     const std::string& group_id = call.params.at("group");
     auto described = describe_group(call, group_id);
@@ -277,6 +288,15 @@ http::HttpResponse get_group(ApiCall& call) {
             return std::move(shares.error());
         for (const auto& s : *shares)
             partitions[s.topic].insert(s.partition);
+        // A partition a member is assigned that has no share state yet (nothing fetched from
+        // it) is listed too, with no start offset and no lag, as kafka-share-groups.sh shows it.
+        for_each_assigned_partition(body["members"], [&](const std::string& topic, int32_t p) {
+            if (partitions[topic].insert(p).second)
+                shares->push_back({topic, p, -1, -1});
+        });
+        std::sort(shares->begin(), shares->end(), [](const auto& a, const auto& b) {
+            return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
+        });
         auto ends = list_offsets(call, partitions, protocol::kListOffsetsLatest);
         if (!ends)
             return std::move(ends.error());
@@ -300,16 +320,10 @@ http::HttpResponse get_group(ApiCall& call) {
             partitions[c.topic].insert(c.partition);
         // A partition a member is assigned but the group never committed is listed too, with
         // no committed offset and no lag, as kafka-consumer-groups.sh shows it ("-").
-        for (const auto& member : body["members"]) {
-            for (const auto& a : member["assignment"]) {
-                const auto topic = a["topic"].get<std::string>();
-                for (const auto& p : a["partitions"]) {
-                    const auto partition = p.get<int32_t>();
-                    if (partitions[topic].insert(partition).second)
-                        committed->push_back({topic, partition, -1, ""});
-                }
-            }
-        }
+        for_each_assigned_partition(body["members"], [&](const std::string& topic, int32_t p) {
+            if (partitions[topic].insert(p).second)
+                committed->push_back({topic, p, -1, ""});
+        });
         std::sort(committed->begin(), committed->end(), [](const auto& a, const auto& b) {
             return std::tie(a.topic, a.partition) < std::tie(b.topic, b.partition);
         });

@@ -303,6 +303,14 @@ TEST_F(GroupRoutesTest, ShareGroupsAreDescribedAndResetThroughTheShareGroupApis)
     ASSERT_EQ(body["members"].size(), 1u) << r.body;
     EXPECT_EQ(body["members"][0]["member_id"], "w1");
     EXPECT_EQ(body["members"][0]["assignment"][0]["partitions"], json::array({0, 1, 2}));
+    // Assigned, never fetched from: no share state yet, listed with what is known (the tool's
+    // "-" for the start offset and the lag), the 4 records waiting on partition 1 included.
+    ASSERT_EQ(body["offsets"].size(), 3u) << r.body;
+    const json* waiting = find_offset(body, "jobs", 1);
+    ASSERT_NE(waiting, nullptr) << r.body;
+    EXPECT_TRUE((*waiting)["start_offset"].is_null()) << r.body;
+    EXPECT_TRUE((*waiting)["lag"].is_null()) << r.body;
+    EXPECT_EQ((*waiting)["log_end_offset"], 4) << r.body;
     const auto listed = json_of(get("/api/groups"));
     const json* g = find_group(listed, "workers");
     ASSERT_NE(g, nullptr) << listed.dump();
