@@ -312,6 +312,22 @@ void Broker::open_share_partitions() {
              }});
 }
 
+void Broker::share_connection_closed(uint64_t connection_id) noexcept {
+    try {
+        const auto gone = share_sessions_.connection_closed(connection_id);
+        if (gone.empty() || !share_partitions_)
+            return;
+        const int64_t now = storage::wall_clock_ms();
+        for (const auto& [group_id, member_id] : gone) {
+            spdlog::debug("share group '{}': member {}'s session closed with its connection",
+                          group_id, member_id);
+            share_partitions_->release_member(group_id, member_id, now);
+        }
+    } catch (const std::exception& e) {
+        spdlog::error("releasing the share sessions of a closed connection: {}", e.what());
+    }
+}
+
 void Broker::open_schema_registry() {
     auto listeners = config::parse_web_listeners(config_.schema_registry_listeners);
     if (!listeners || listeners->empty())

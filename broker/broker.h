@@ -95,6 +95,9 @@ class Broker {
     // group.share.max.share.sessions. The ShareMembership listener composed at start-up must call
     // its member_left / group_deleted.
     share::ShareSessionCache& share_sessions() { return share_sessions_; }
+    // A connection that opened share sessions closed: they go, and what their members hold is
+    // released (ShareSessionCache::connection_closed). Never throws: called as it is destroyed.
+    void share_connection_closed(uint64_t connection_id) noexcept;
 
     // Where a client that connected through listener `listener` (its name) should connect: that
     // listener's advertised address (config::effective_advertised), with the bound port filled

@@ -361,8 +361,12 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
     const bool final_fetch = epoch == share::kFinalShareSessionEpoch;
     if (epoch == share::kInitialShareSessionEpoch) {
         bool replaced = false;
-        if (auto e = sessions.open(group_id, member_id, added, replaced); e != ErrorCode::none)
+        const uint64_t connection = ctx.session ? ctx.session->connection_id : 0;
+        if (auto e = sessions.open(group_id, member_id, added, replaced, connection);
+            e != ErrorCode::none)
             co_return failed(e);
+        if (ctx.session)
+            ctx.session->opened_share_session = true;
         // A new session replaces the member's old one: what it held goes back to the others.
         if (replaced)
             partitions->release_member(group_id, member_id, share_now_ms());

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -72,6 +73,8 @@ Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broke
       idle_timer_(socket_.get_executor()),
       tls_context_(std::move(tls)),
       last_activity_(std::chrono::steady_clock::now()) {
+    static std::atomic<uint64_t> accepted{0};
+    session_.connection_id = accepted.fetch_add(1, std::memory_order_relaxed) + 1;
     session_.host = peer_host(socket_);
     session_.security_protocol = broker_.security_protocol(listener_);
     using config::SecurityProtocol;
@@ -84,6 +87,8 @@ Connection::~Connection() {
     budget_.cancel(this);
     release_reservation();
     tracker_.remove(this);
+    if (session_.opened_share_session)
+        broker_.share_connection_closed(session_.connection_id);
     if (started_)  // a connection refused at max.connections was never served
         broker_.connection_metrics().closed(close_reason_.value_or(metrics::CloseReason::client));
     if (client_software_.name.empty())

@@ -49,6 +49,11 @@ struct Session {
     // client's: version emulation (emulate.kafka.version) does not apply, since the console
     // speaks skiff's own versions whatever release the Kafka listeners pretend to be.
     bool in_process = false;
+    // This connection's number among all the broker has accepted (from 1; 0 for in-process
+    // callers), and whether it opened a share session: sessions go when their connection
+    // closes (share/share_session_cache.h).
+    uint64_t connection_id = 0;
+    bool opened_share_session = false;
 };
 
 }  // namespace skiff::broker

@@ -43,7 +43,8 @@ void ShareSessionCache::erase(std::string_view group_id, std::string_view member
 }
 
 ErrorCode ShareSessionCache::open(std::string_view group_id, std::string_view member_id,
-                                  std::span<const SessionPartition> partitions, bool& replaced) {
+                                  std::span<const SessionPartition> partitions, bool& replaced,
+                                  uint64_t connection_id) {
     std::lock_guard lock(mutex_);
     Session* session = find(group_id, member_id);
     replaced = session != nullptr;
@@ -57,9 +58,25 @@ ErrorCode ShareSessionCache::open(std::string_view group_id, std::string_view me
         ++size_;
     }
     session->epoch = next_share_session_epoch(kInitialShareSessionEpoch);
+    session->connection_id = connection_id;
     session->partitions.clear();
     add(session->partitions, partitions);
     return ErrorCode::none;
+}
+
+std::vector<std::pair<std::string, std::string>> ShareSessionCache::connection_closed(
+    uint64_t connection_id) {
+    std::vector<std::pair<std::string, std::string>> gone;
+    if (connection_id == 0)
+        return gone;
+    std::lock_guard lock(mutex_);
+    for (const auto& [group_id, members] : groups_)
+        for (const auto& [member_id, session] : members)
+            if (session.connection_id == connection_id)
+                gone.emplace_back(group_id, member_id);
+    for (const auto& [group_id, member_id] : gone)
+        erase(group_id, member_id);
+    return gone;
 }
 
 ErrorCode ShareSessionCache::update(std::string_view group_id, std::string_view member_id,

@@ -47,11 +47,19 @@ class ShareSessionCache {
   public:
     explicit ShareSessionCache(int32_t max_sessions) : max_sessions_(max_sessions) {}
 
-    // ShareFetch epoch 0: a new session of `partitions` (next epoch 1). `replaced` says whether
-    // the member had a session, which this one replaces (its acquired records must be released).
+    // ShareFetch epoch 0: a new session of `partitions` (next epoch 1), opened on connection
+    // `connection_id` (Session::connection_id; 0: none). `replaced` says whether the member had
+    // a session, which this one replaces (its acquired records must be released).
     // SHARE_SESSION_LIMIT_REACHED when the cache is full and the member had none.
     protocol::ErrorCode open(std::string_view group_id, std::string_view member_id,
-                             std::span<const SessionPartition> partitions, bool& replaced);
+                             std::span<const SessionPartition> partitions, bool& replaced,
+                             uint64_t connection_id = 0);
+
+    // The connection that opened sessions closed: as Kafka does (its ShareSessionCache listens
+    // for disconnects), those sessions go, and are returned so that the caller releases what
+    // their members hold, for the other members to have at once rather than when the locks
+    // time out. A client that reconnects opens a new session (epoch 0), as after any loss.
+    std::vector<std::pair<std::string, std::string>> connection_closed(uint64_t connection_id);
 
     // ShareFetch with epoch > 0: checks the epoch, adds `added`, removes `forgotten`, moves to
     // the next epoch and copies the session's partitions into `out` (reused by the caller).
@@ -97,6 +105,7 @@ class ShareSessionCache {
         int32_t epoch = 1;  // the epoch the next request must carry
         // When its member left the group (member_leaving), -1 while it is a member.
         int64_t left_at_ms = -1;
+        uint64_t connection_id = 0;  // the connection that opened it (0: none known)
         std::vector<SessionPartition> partitions;
     };
     using Members = std::map<std::string, Session, std::less<>>;

@@ -11,7 +11,8 @@ Checked, on a topic of three partitions:
 - released records come back with a higher delivery count, rejected ones never again;
 - a member that stops acknowledging (keeps heartbeating, holds the locks): its records go to
   another member once the group's share.record.lock.duration.ms (set with IncrementalAlterConfigs
-  on the GROUP resource) passed, with delivery count 2;
+  on the GROUP resource) passed, with delivery count 2; one whose connection closes (the process
+  killed) loses its share session, and its records go to another member at once;
 - a record always released is delivered five times (group.share.delivery.count.limit) and then
   archived: never a sixth time, while the records after it are consumed;
 - share.isolation.level=read_committed skips an aborted transaction's records (confluent-kafka's
@@ -24,8 +25,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
-from share_groups import (ACCEPT, RELEASE, REJECT, SHORT_LOCKS, ShareGroupTestBase,  # noqa: E402
-                          acks_by_record, create_topic, deliveries_by_record, produce)
+from share_groups import (ACCEPT, RELEASE, REJECT, SHORT_LOCKS, Consumers,  # noqa: E402
+                          ShareGroupTestBase, acks_by_record, create_topic, deliveries_by_record,
+                          produce)
 
 from confluent_kafka import Producer  # noqa: E402
 
@@ -133,6 +135,39 @@ class ShareGroupsTest(ShareGroupTestBase):
                              [("holder", 1), ("taker", 2)], r)
         self.assertEqual([e for e in events if e["event"] == "ack" and e["member"] == "holder"], [])
         self.assert_accepted_once(events, expected)
+
+    def test_a_closed_connection_gives_its_records_away_at_once(self):
+        broker = self.start_broker()
+        topic, group = "share-conn", "sg-conn"
+        n = 12
+        create_topic(broker, topic, 1)
+        produce(broker, topic, [(0, "k%d" % i, b"v") for i in range(n)])
+        expected = {(0, o) for o in range(n)}
+        # Locks far longer than the taker runs (20 s): only the holder's share session going with
+        # its connection (as Kafka drops it) can give its records away in time. Its membership
+        # stays until the session timeout (45 s), so neither can a fence.
+        self.group_config(broker, group, share_auto_offset_reset="earliest",
+                          share_record_lock_duration_ms=30000)
+        holder = Consumers(self, broker, {
+            "group": group, "topic": topic, "maxMs": 60000,
+            "members": [{"name": "holder", "hold": True, "fetches": 1}]})
+        try:
+            skiff_harness.wait_until(lambda: holder.count("delivery") > 0, 30,
+                                     what="records delivered to the holder")
+        finally:
+            holder.proc.kill()  # SIGKILL: its connections close with no goodbye
+            skiff_harness.reap(holder.proc, 10)
+            holder.reader.join(10)
+            holder.proc.stdout.close()
+            holder.proc.stderr.close()
+        held = {(e["partition"], e["offset"]) for e in holder.events if e["event"] == "delivery"}
+        events = self.consume(broker, {
+            "group": group, "topic": topic, "stopAfterFinal": n, "maxMs": 20000,
+            "members": [{"name": "taker"}]})
+        self.assert_accepted_once(events, expected)
+        deliveries = deliveries_by_record(events)
+        for r in held:  # delivered once before, to the holder
+            self.assertEqual([d["delivery_count"] for d in deliveries[r]], [2], r)
 
     def test_delivery_count_limit_archives(self):
         broker = self.start_broker()

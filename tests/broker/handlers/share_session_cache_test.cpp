@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -40,6 +41,36 @@ TEST(ShareSessionCache, EpochsAndPartitions) {
     EXPECT_EQ(cache.close("g", "m"), ErrorCode::none);
     EXPECT_EQ(cache.close("g", "m"), ErrorCode::share_session_not_found);
     EXPECT_EQ(cache.size(), 0u);
+}
+
+// Kafka removes a share session when the connection that opened it closes: the sessions opened
+// on that connection go (returned, for their members' records to be released), no other one
+// does, and a session opened again on another connection is that connection's.
+TEST(ShareSessionCache, SessionsGoWithTheConnectionThatOpenedThem) {
+    ShareSessionCache cache(10);
+    bool replaced = false;
+    ASSERT_EQ(cache.open("g", "a", {}, replaced, 7), ErrorCode::none);
+    ASSERT_EQ(cache.open("g", "b", {}, replaced, 8), ErrorCode::none);
+    ASSERT_EQ(cache.open("h", "c", {}, replaced, 7), ErrorCode::none);
+    ASSERT_EQ(cache.open("h", "d", {}, replaced), ErrorCode::none);  // no connection known
+    EXPECT_TRUE(cache.connection_closed(9).empty());
+    EXPECT_TRUE(cache.connection_closed(0).empty());  // in-process callers close nothing
+    auto gone = cache.connection_closed(7);
+    std::sort(gone.begin(), gone.end());
+    EXPECT_EQ(gone, (std::vector<std::pair<std::string, std::string>>{{"g", "a"}, {"h", "c"}}));
+    EXPECT_FALSE(cache.has_session("g", "a"));
+    EXPECT_FALSE(cache.has_session("h", "c"));
+    EXPECT_TRUE(cache.has_session("g", "b"));
+    EXPECT_TRUE(cache.has_session("h", "d"));
+    EXPECT_EQ(cache.size(), 2u);
+    std::vector<SessionPartition> out;
+    EXPECT_EQ(cache.update("g", "a", 1, {}, {}, out), ErrorCode::share_session_not_found);
+    // b reconnects: its new session (epoch 0 again) belongs to the new connection.
+    ASSERT_EQ(cache.open("g", "b", {}, replaced, 10), ErrorCode::none);
+    EXPECT_TRUE(replaced);
+    EXPECT_TRUE(cache.connection_closed(8).empty());
+    EXPECT_EQ(cache.connection_closed(10).size(), 1u);
+    EXPECT_EQ(cache.size(), 1u);
 }
 
 TEST(ShareSessionCache, LimitAndReplacement) {
