@@ -355,6 +355,26 @@ def free_port():
         return s.getsockname()[1]
 
 
+def run_with_a_taken_port(settings_for):
+    """Runs skiff to its exit while a port of 127.0.0.1 is taken (a socket listening on it), to
+    see how it refuses an address it cannot bind: settings_for(port) gives its settings beside a
+    fresh log.dirs. Returns (exit code, output, port)."""
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with tempfile.TemporaryDirectory() as data:
+            args = [binary(), "--override", "log.dirs=" + data]
+            for key, value in settings_for(port).items():
+                args += ["--override", "%s=%s" % (key, value)]
+            run = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 timeout=30)
+    finally:
+        taken.close()
+    return run.returncode, run.stdout.decode(errors="replace"), port
+
+
 def recv_exactly(sock, n):
     """Exactly n bytes from sock; AssertionError if the broker closes the connection first."""
     data = b""

@@ -3,8 +3,6 @@ stops with exit code 1 naming the setting), while the default address, when take
 the console: the broker warns and serves Kafka clients as before (docs/console.md)."""
 
 import socket
-import subprocess
-import tempfile
 import unittest
 
 import skiff_harness
@@ -14,23 +12,11 @@ DEFAULT = "http://127.0.0.1:8080"
 
 class ConsoleListenerTest(unittest.TestCase):
     def test_a_taken_address_that_was_set_stops_the_broker(self):
-        taken = socket.socket()
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        with tempfile.TemporaryDirectory() as data:
-            try:
-                run = subprocess.run(
-                    [skiff_harness.binary(), "--override", "log.dirs=" + data,
-                     "--override", "listeners=PLAINTEXT://127.0.0.1:0",
-                     "--override", "metrics.listener=",
-                     "--override", "schema.registry.listeners=",
-                     "--override", "console.listeners=http://127.0.0.1:%d" % port],
-                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
-            finally:
-                taken.close()
-        out = run.stdout.decode(errors="replace")
-        self.assertEqual(run.returncode, 1, out)
+        code, out, _port = skiff_harness.run_with_a_taken_port(lambda port: {
+            "listeners": "PLAINTEXT://127.0.0.1:0", "metrics.listener": "",
+            "schema.registry.listeners": "",
+            "console.listeners": "http://127.0.0.1:%d" % port})
+        self.assertEqual(code, 1, out)
         self.assertIn("console.listeners", out)
 
     def test_a_taken_default_address_warns_and_kafka_is_served(self):

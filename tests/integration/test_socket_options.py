@@ -71,20 +71,9 @@ class SocketOptionsTest(unittest.TestCase):
 class ListenFailureTest(unittest.TestCase):
     def test_a_taken_port_is_a_clear_error_and_exit_code_1(self):
         # It used to end in SIGBUS while unwinding (a work guard outlived its io_context).
-        taken = socket.socket()
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        with tempfile.TemporaryDirectory() as data:
-            try:
-                run = subprocess.run(
-                    [skiff_harness.binary(), "--override", "log.dirs=" + data,
-                     "--override", "listeners=PLAINTEXT://127.0.0.1:%d" % port],
-                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
-            finally:
-                taken.close()
-        out = run.stdout.decode(errors="replace")
-        self.assertEqual(run.returncode, 1, out)
+        code, out, port = skiff_harness.run_with_a_taken_port(
+            lambda port: {"listeners": "PLAINTEXT://127.0.0.1:%d" % port})
+        self.assertEqual(code, 1, out)
         self.assertIn("cannot listen on PLAINTEXT://127.0.0.1:%d" % port, out)
 
     def test_a_listener_named_by_host_name_is_resolved(self):
