@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "storage/disk_delay.h"
+#include "storage/sync_failure.h"
 #include "storage/sync_timing.h"
 
 namespace skiff::storage {
@@ -136,8 +137,11 @@ bool LogFile::reserve(int64_t position, int64_t length) {
 Expected<void, StorageError> LogFile::sync() {
     SyncTimer timer(SyncKind::fsync);
     delay_sync();
-    if (::fdatasync(fd_) != 0)
-        return unexpected(errno_error(errno, "fsync " + path_.string()));
+    if (::fdatasync(fd_) != 0) {
+        auto error = errno_error(errno, "fsync " + path_.string());
+        report_sync_failure(error);
+        return unexpected(std::move(error));
+    }
     return {};
 }
 

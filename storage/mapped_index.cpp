@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "storage/sync_failure.h"
 #include "storage/sync_timing.h"
 
 namespace skiff::storage {
@@ -203,8 +204,11 @@ Expected<void, StorageError> MappedIndex::trim() {
 
 Expected<void, StorageError> MappedIndex::flush() {
     if (writable_) {
-        if (base_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0)
-            return unexpected(errno_error(errno, "msync " + path_.string()));
+        if (base_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0) {
+            auto error = errno_error(errno, "msync " + path_.string());
+            report_sync_failure(error);
+            return unexpected(std::move(error));
+        }
         return {};
     }
     // Trimmed or opened read-only: the file as it is, with dirty pages of a former writable
@@ -220,8 +224,11 @@ Expected<void, StorageError> MappedIndex::flush() {
     }
     {
         SyncTimer timer(SyncKind::fsync);
-        if (::fdatasync(fd.get()) != 0)
-            return unexpected(errno_error(errno, "fsync " + path_.string()));
+        if (::fdatasync(fd.get()) != 0) {
+            auto error = errno_error(errno, "fsync " + path_.string());
+            report_sync_failure(error);
+            return unexpected(std::move(error));
+        }
     }
     synced_.store(true, std::memory_order_release);
     return {};

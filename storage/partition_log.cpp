@@ -13,6 +13,7 @@
 #include "storage/producer_snapshot.h"
 #include "storage/retention.h"
 #include "storage/segment_names.h"
+#include "storage/sync_failure.h"
 #include "storage/sync_timing.h"
 
 namespace skiff::storage {
@@ -111,7 +112,10 @@ void PartitionLog::advance_recovery_point(int64_t offset) {
 }
 
 Expected<void, StorageError> PartitionLog::sync_dir() const {
-    return fsync_directory(dir_);
+    auto synced = fsync_directory(dir_);
+    if (!synced)
+        report_sync_failure(synced.error());
+    return synced;
 }
 
 Expected<bool, StorageError> PartitionLog::flush_rolled() {

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "storage/big_endian.h"
+#include "storage/sync_failure.h"
 
 namespace skiff::storage {
 
@@ -149,8 +150,11 @@ Expected<void, StorageError> TransactionIndex::flush() {
     int rc = ::fdatasync(fd);
     int err = errno;
     ::close(fd);
-    if (rc != 0)
-        return unexpected(errno_error(err, "fdatasync " + path_.string()));
+    if (rc != 0) {
+        auto error = errno_error(err, "fdatasync " + path_.string());
+        report_sync_failure(error);
+        return unexpected(std::move(error));
+    }
     dirty_ = false;
     return {};
 }

@@ -18,6 +18,7 @@
 #include "broker/cluster_identity.h"
 #include "broker/control/snapshots.h"
 #include "broker/control/state_reset.h"
+#include "broker/halt_on_sync_failure.h"
 #include "broker/log_throttle.h"
 #include "broker/metrics/collector.h"
 #include "broker/metrics/sync_metrics.h"
@@ -136,6 +137,7 @@ Server::Server(config::BrokerConfig config)
     // while the logs are recovered, which may take a while after a crash.
     start_metrics_endpoint();
     metrics::observe_storage_syncs();
+    halt_on_sync_failure();
     const auto opening = std::chrono::steady_clock::now();
     auto logs = open_logs(config_);
     recovery_seconds_ =

@@ -1,0 +1,169 @@
+"""A disk that fails a sync, against the real skiff binary: skiff halts at once with a message
+saying why (as Kafka halts when its log directory fails), acknowledges nothing that the failed
+sync was to make durable, never writes the clean-shutdown marker, and the next start recovers
+the log with every acknowledged message in it once and in order.
+
+    sudo /usr/bin/python3 test_sync_failure.py /path/to/skiff
+
+The data directory is a FUSE file system the test mounts itself (faulty_fs.py, on Debian's
+python3-fusepy): it passes everything through to a directory beside it, except that while a
+switch file exists every fsync and fdatasync answers EIO, as a disk whose write-back failed does.
+Retrying such a sync is what skiff must not do: Linux marks the pages that failed clean, so the
+retry succeeds without writing them (storage/sync_failure.h). Mounting needs root and /dev/fuse;
+elsewhere the test is skipped with a message saying so.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skiff_harness  # noqa: E402
+
+from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+
+FAULTY_FS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faulty_fs.py")
+TOPIC = "synced"
+HALTED = "Halting without a clean shutdown"
+
+
+class SyncFailureTest(unittest.TestCase):
+    def broker_on_faulty_fs(self, overrides, name):
+        """A broker whose data directory is a faulty_fs mount; self.switch fails its syncs."""
+        if os.geteuid() != 0:
+            raise unittest.SkipTest("needs root to mount a FUSE file system as the data directory")
+        if not os.path.exists("/dev/fuse"):
+            raise unittest.SkipTest("no /dev/fuse here: cannot mount the failing file system")
+        broker = skiff_harness.Broker(overrides, name=name)
+        backing = os.path.join(broker.tmp, "backing")
+        os.makedirs(backing)
+        os.makedirs(broker.data_dir)
+        self.switch = os.path.join(broker.tmp, "fail-syncs")
+        self.addCleanup(shutil.rmtree, broker.tmp, ignore_errors=True)  # last: after the umount
+        with open(os.path.join(broker.tmp, "faulty-fs.log"), "wb") as log:
+            fs = skiff_harness.spawn(["/usr/bin/python3", FAULTY_FS, backing, broker.data_dir,
+                                      self.switch], stdout=log, stderr=subprocess.STDOUT)
+        self.addCleanup(skiff_harness.stop_process, fs)
+        self.addCleanup(subprocess.run, ["umount", "-l", broker.data_dir])
+        skiff_harness.wait_until(lambda: os.path.ismount(broker.data_dir) or fs.poll() is not None,
+                                 20, what="the FUSE mount")
+        if not os.path.ismount(broker.data_dir):
+            with open(os.path.join(broker.tmp, "faulty-fs.log")) as f:
+                raise unittest.SkipTest("mounting a FUSE file system is not permitted here: %s"
+                                        % f.read().strip()[-500:])
+        return broker.owned_by(self).start()  # its cleanup runs before the umount's
+
+    def fail_syncs(self, on):
+        if on:
+            open(self.switch, "w").close()
+        else:
+            os.unlink(self.switch)
+
+    def produce(self, broker, values):
+        """Idempotent acks=all; returns the values acknowledged and the delivery errors."""
+        p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all",
+                      "enable.idempotence": True, "linger.ms": 0, "message.timeout.ms": 6000,
+                      "broker.address.family": "v4"})
+        acked, errors = [], []
+
+        def on_delivery(err, msg):
+            (errors if err else acked).append(err if err else msg.value())
+
+        for v in values:
+            p.produce(TOPIC, value=v, on_delivery=on_delivery)
+        p.flush(30)
+        return acked, errors
+
+    def assert_halted(self, broker, timeout_s=30):
+        """The broker exits by itself with code 1 and says why; returns what it logged."""
+        code = skiff_harness.reap(broker.proc, timeout_s)
+        self.assertIsNotNone(code, "skiff kept running after a sync failed:\n" + broker.log_text())
+        self.assertEqual(code, 1)
+        text = broker.log_text()
+        self.assertRegex(text, r"\[critical\] fsync \S+: Input/output error: .*" + HALTED)
+        self.assertNotIn("shutdown complete", text)
+        broker.proc = None
+        return text
+
+    def restart_and_read(self, broker, expected):
+        """Restarts on the healed disk: recovered (no clean-shutdown marker), and the log is
+        exactly `expected`, then possibly values the failure left unacknowledged."""
+        self.fail_syncs(False)
+        broker.start()
+        self.assertIn("no clean-shutdown marker", broker.log_text())
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
+                      "enable.auto.commit": False, "broker.address.family": "v4"})
+        got = []
+        try:
+            c.assign([TopicPartition(TOPIC, 0, 0)])
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                m = c.poll(0.5)
+                if m is None:
+                    if len(got) >= len(expected):
+                        break
+                    continue
+                if m.error() is None:
+                    got.append((m.offset(), m.value()))
+        finally:
+            c.close()
+        self.assertEqual([o for o, _ in got], list(range(len(got))))  # no hole, no repeat
+        self.assertEqual([v for _, v in got[:len(expected)]], expected)
+        broker.verify_log(TOPIC, 0)
+        return [v for _, v in got[len(expected):]]
+
+    def test_durable_mode_halts_instead_of_acknowledging(self):
+        broker = self.broker_on_faulty_fs({"num.partitions": 1,
+                                           "log.flush.interval.messages": 1}, "durable broker")
+        before = [b"before-%d" % i for i in range(200)]
+        acked, errors = self.produce(broker, before)
+        self.assertEqual((acked, errors), (before, []))
+
+        self.fail_syncs(True)
+        acked, errors = self.produce(broker, [b"during"])
+        self.assertEqual(acked, [], "acknowledged although its sync failed")
+        self.assertEqual(len(errors), 1)
+        self.assert_halted(broker)
+
+        # The unacknowledged message may be on disk (a failed produce may have been stored,
+        # as in Kafka), but only once, after everything acknowledged.
+        rest = self.restart_and_read(broker, before)
+        self.assertIn(rest, ([], [b"during"]))
+
+    def test_default_mode_halts_when_a_rolled_segment_cannot_be_synced(self):
+        # Small segments: the sealed ones are synced in the background after each roll.
+        broker = self.broker_on_faulty_fs({"num.partitions": 1, "log.segment.bytes": 16384},
+                                          "default-mode broker")
+        before = [b"before-%04d-" % i + b"x" * 1000 for i in range(100)]
+        acked, errors = self.produce(broker, before)
+        self.assertEqual((acked, errors), (before, []))
+
+        # Acknowledged without a sync in this mode; the rolls they cause need one.
+        self.fail_syncs(True)
+        during = [b"during-%04d-" % i + b"x" * 1000 for i in range(50)]
+        acked, _ = self.produce(broker, during)
+        self.assertEqual(acked, during[:len(acked)])
+        text = self.assert_halted(broker)
+        self.assertNotIn("(retried)", text)
+
+        rest = self.restart_and_read(broker, before + acked)
+        self.assertEqual(rest, during[len(acked):len(acked) + len(rest)])
+
+    def test_a_shutdown_whose_last_sync_fails_is_not_a_clean_one(self):
+        broker = self.broker_on_faulty_fs({"num.partitions": 1}, "shutdown broker")
+        before = [b"before-%d" % i for i in range(100)]
+        acked, errors = self.produce(broker, before)
+        self.assertEqual((acked, errors), (before, []))
+
+        self.fail_syncs(True)
+        broker.proc.terminate()  # SIGTERM: closing the logs syncs them
+        self.assert_halted(broker)
+        self.assertFalse(os.path.exists(os.path.join(broker.tmp, "backing", ".kafka_cleanshutdown")))
+        self.assertEqual(self.restart_and_read(broker, before), [])
+
+
+if __name__ == "__main__":
+    skiff_harness.run_tests()
