@@ -17,15 +17,6 @@ namespace skiff::broker::console {
 
 namespace sr = skiff::schema_registry;
 
-struct SchemaDecoder::Schema {
-    int32_t id = 0;
-    std::string type;     // AVRO, JSON, PROTOBUF
-    std::string subject;  // the first subject holding the id (empty when none is visible)
-    std::string error;    // why values of this schema cannot be decoded (set: no parse below)
-    std::unique_ptr<sr::avro::SchemaTree> avro;
-    std::shared_ptr<const sr::ParsedSchema> protobuf;
-};
-
 namespace schema_decoder_impl {
 
 // References resolved transitively, dependencies first, as the registry's formats take them.
@@ -121,20 +112,28 @@ SchemaDecoder::SchemaDecoder(sr::Registry& registry, std::string principal, std:
 
 SchemaDecoder::~SchemaDecoder() = default;
 
-std::optional<nlohmann::json> SchemaDecoder::registry_get(const std::string& path) {
+std::pair<int, nlohmann::json> SchemaDecoder::registry_call(const std::string& method,
+                                                            const std::string& path,
+                                                            const std::string& body) {
     sr::RestRequest request;
-    request.method = "GET";
+    request.method = method;
     request.path = path;
+    request.body = body;
     request.principal = principal_;
     // The registry's ACL hook reads the client's address from here, as for its own listener.
     schema_registry_service::RegistryCaller caller(host_);
     auto answer = registry_.handle(request);
-    if (answer.status != 200)
-        return std::nullopt;
     auto json = nlohmann::json::parse(answer.body, nullptr, false);
     if (json.is_discarded())
+        json = nullptr;
+    return {answer.status, std::move(json)};
+}
+
+std::optional<nlohmann::json> SchemaDecoder::registry_get(const std::string& path) {
+    auto [status, json] = registry_call("GET", path);
+    if (status != 200 || json.is_null())
         return std::nullopt;
-    return json;
+    return std::move(json);
 }
 
 const SchemaDecoder::Schema* SchemaDecoder::lookup(int32_t id) {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -47,10 +48,23 @@ class SchemaDecoder {
     // schema of that id for this caller.
     std::optional<nlohmann::json> decode(std::span<const std::byte> bytes);
 
-  private:
-    struct Schema;
-    // The schema of `id` as the caller may read it, or null.
+    // A schema as the registry holds it, parsed for reading and writing values of it.
+    struct Schema {
+        int32_t id = 0;
+        std::string type;     // AVRO, JSON, PROTOBUF
+        std::string subject;  // the first subject holding the id (empty when none is visible)
+        std::string error;    // why values of this schema cannot be read (set: no parse below)
+        std::unique_ptr<schema_registry::avro::SchemaTree> avro;
+        std::shared_ptr<const schema_registry::ParsedSchema> protobuf;
+    };
+    // The schema of `id` as the caller may read it, or null (REST Proxy v3's produce too).
     const Schema* lookup(int32_t id);
+    // A call of the registry's REST API as the caller: the status and the JSON answer (null
+    // when the body is not JSON).
+    std::pair<int, nlohmann::json> registry_call(const std::string& method, const std::string& path,
+                                                 const std::string& body = {});
+
+  private:
     std::optional<nlohmann::json> registry_get(const std::string& path);
 
     schema_registry::Registry& registry_;

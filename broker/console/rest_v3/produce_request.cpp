@@ -72,7 +72,65 @@ RecordError bad(std::string message) {
     return RecordError{400, std::move(message)};
 }
 
-// One key or value: null / absent, or {"type": ..., "data": ...}.
+std::optional<int32_t> json_int32(const json& v) {
+    auto n = json_int64(v);
+    if (!n || *n < std::numeric_limits<int32_t>::min() || *n > std::numeric_limits<int32_t>::max())
+        return std::nullopt;
+    return static_cast<int32_t>(*n);
+}
+
+// The schema fields of a key or value, checked as REST Proxy's SchemaManager checks them: an id
+// alone, a version (of the subject), a schema text with its format, or none (the latest).
+Expected<SchemaChoice, RecordError> parse_schema_choice(const json& field, const std::string& name,
+                                                        std::optional<std::string> type) {
+    SchemaChoice c;
+    c.type = std::move(type);
+    const auto string_field = [&](const char* key,
+                                  std::optional<std::string>& out) -> std::optional<RecordError> {
+        auto it = field.find(key);
+        if (it == field.end() || it->is_null())
+            return std::nullopt;
+        if (!it->is_string())
+            return bad(name + "." + key + " must be a string");
+        out = it->get<std::string>();
+        return std::nullopt;
+    };
+    const auto int_field = [&](const char* key,
+                               std::optional<int32_t>& out) -> std::optional<RecordError> {
+        auto it = field.find(key);
+        if (it == field.end() || it->is_null())
+            return std::nullopt;
+        out = json_int32(*it);
+        if (!out || *out < 1)
+            return bad(name + "." + key + " must be a positive integer");
+        return std::nullopt;
+    };
+    for (auto e :
+         {string_field("subject", c.subject), string_field("subject_name_strategy", c.strategy),
+          string_field("schema", c.raw_schema), int_field("schema_id", c.schema_id),
+          int_field("schema_version", c.schema_version)}) {
+        if (e)
+            return unexpected(*e);
+    }
+    if (c.strategy) {
+        c.strategy = upper(*c.strategy);
+        if (*c.strategy != "TOPIC_NAME" && *c.strategy != "RECORD_NAME" &&
+            *c.strategy != "TOPIC_RECORD_NAME")
+            return unexpected(bad(name + ".subject_name_strategy must be TOPIC_NAME, RECORD_NAME "
+                                         "or TOPIC_RECORD_NAME"));
+    }
+    if (c.schema_id && (c.schema_version || c.raw_schema))
+        return unexpected(bad(name + ": schema_id goes alone, without schema_version or schema"));
+    if (c.schema_version && c.raw_schema)
+        return unexpected(bad(name + ": schema_version and schema do not go together"));
+    if (c.raw_schema && !c.type)
+        return unexpected(bad(name + ": a schema needs its type (AVRO, PROTOBUF or JSONSCHEMA)"));
+    if (auto d = field.find("data"); d != field.end())
+        c.data = *d;
+    return c;
+}
+
+// One key or value: null / absent, or {"type": ..., "data": ...} with its schema fields.
 Expected<std::optional<RecordData>, RecordError> parse_data(const json& record, const char* name) {
     auto it = record.find(name);
     if (it == record.end() || it->is_null())
@@ -80,27 +138,39 @@ Expected<std::optional<RecordData>, RecordError> parse_data(const json& record, 
     if (!it->is_object())
         return unexpected(bad(std::string(name) + " must be an object such as {\"type\": \"JSON\", "
                                                   "\"data\": ...}"));
-    for (const char* schema_field :
-         {"schema_id", "schema", "schema_version", "subject", "subject_name_strategy"}) {
-        auto s = it->find(schema_field);
-        if (s != it->end() && !s->is_null())
-            return unexpected(bad(std::string(name) + "." + schema_field +
-                                  ": producing through the schema registry is not supported "
-                                  "here; use type BINARY, JSON or STRING"));
-    }
-    RecordData d;
-    d.type = "JSON";
+    std::optional<std::string> type;
     if (auto t = it->find("type"); t != it->end() && !t->is_null()) {
         if (!t->is_string())
             return unexpected(bad(std::string(name) + ".type must be a string"));
-        d.type = upper(t->get<std::string>());
+        type = upper(t->get<std::string>());
     }
-    if (d.type == "AVRO" || d.type == "PROTOBUF" || d.type == "JSONSCHEMA")
-        return unexpected(bad(std::string(name) + ".type " + d.type +
-                              " needs the schema registry, which this endpoint does not "
-                              "serialize through; use BINARY, JSON or STRING"));
-    if (d.type != "BINARY" && d.type != "JSON" && d.type != "STRING")
-        return unexpected(bad(std::string(name) + ".type must be BINARY, JSON or STRING"));
+    bool schema_fields = false;
+    for (const char* schema_field :
+         {"schema_id", "schema", "schema_version", "subject", "subject_name_strategy"}) {
+        auto s = it->find(schema_field);
+        schema_fields = schema_fields || (s != it->end() && !s->is_null());
+    }
+    if (!type || *type == "AVRO" || *type == "PROTOBUF" || *type == "JSONSCHEMA") {
+        auto choice = parse_schema_choice(*it, name, type);
+        if (!choice)
+            return unexpected(choice.error());
+        choice->implicit = !type && !schema_fields;
+        RecordData d;
+        d.type = type.value_or("JSON");
+        if (choice->data.is_null())  // a null key or value is not serialized
+            return std::optional<RecordData>{std::move(d)};
+        d.schema = std::move(*choice);
+        return std::optional<RecordData>{std::move(d)};
+    }
+    if (*type != "BINARY" && *type != "JSON" && *type != "STRING")
+        return unexpected(bad(std::string(name) +
+                              ".type must be BINARY, JSON, STRING, AVRO, PROTOBUF or JSONSCHEMA"));
+    if (schema_fields)
+        return unexpected(bad(std::string(name) + ": type " + *type +
+                              " has no schema; leave out the schema fields, or use AVRO, "
+                              "PROTOBUF or JSONSCHEMA"));
+    RecordData d;
+    d.type = *type;
     auto data = it->find("data");
     if (data == it->end() || data->is_null())
         return std::optional<RecordData>{std::move(d)};

@@ -5,9 +5,11 @@
 //    "timestamp": "2026-12-06T10:00:00.000Z"}
 // A body holds one such object or several back to back (REST Proxy's streaming form). BINARY
 // data is base64, JSON data is any JSON value (stored as its serialization), STRING data a
-// string stored as UTF-8. A key or value without "type" is JSON, as REST Proxy reads a value
-// without a schema. Formats that need the schema registry (AVRO, PROTOBUF, JSONSCHEMA, or a
-// schema id / subject / version) are refused: skiff does not serialize through the registry.
+// string stored as UTF-8. AVRO, PROTOBUF and JSONSCHEMA data, and a key or value that names its
+// schema (schema_id, schema_version, subject, subject_name_strategy, schema), are serialized
+// through the schema registry (schema_serializer.h); a key or value with neither a type nor a
+// schema field is too when the registry has a schema for the topic's subject, as REST Proxy
+// uses the subject's latest schema, and is JSON otherwise.
 #pragma once
 
 #include <cstdint>
@@ -17,14 +19,34 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "protocol/expected.h"
 
 namespace skiff::broker::console::rest_v3 {
 
+// How a key or value names the registry schema it is serialized with: REST Proxy v3's fields.
+// NOLINTNEXTLINE(bugprone-exception-escape): nlohmann::json's special members are not noexcept
+struct SchemaChoice {
+    std::optional<std::string> type;  // AVRO, PROTOBUF or JSONSCHEMA, when given
+    std::optional<int32_t> schema_id;
+    std::optional<int32_t> schema_version;
+    std::optional<std::string> subject;
+    std::optional<std::string> strategy;    // TOPIC_NAME (default), RECORD_NAME, TOPIC_RECORD_NAME
+    std::optional<std::string> raw_schema;  // looked up under the subject, registered if new
+    bool implicit = false;  // no type and no schema field: the subject's schema if there is one
+    nlohmann::json data;    // the value in the JSON form of its format
+};
+
 // One key or value as it will be stored, with the type it was given in (for the answer).
 struct RecordData {
-    std::string type;                 // "BINARY", "JSON" or "STRING"
-    std::optional<std::string> data;  // null data: a null key or value
+    std::string type;                    // "BINARY", "JSON", "STRING", or the schema's format
+    std::optional<std::string> data;     // null data: a null key or value
+    std::optional<SchemaChoice> schema;  // set: still to be serialized through the registry
+    // Once serialized through the registry: where its schema is, for the answer.
+    std::optional<std::string> subject;
+    std::optional<int32_t> schema_id;
+    std::optional<int32_t> schema_version;
 };
 
 struct ProduceRecord {

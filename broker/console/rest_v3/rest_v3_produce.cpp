@@ -13,6 +13,7 @@
 #include "broker/console/produce_call.h"
 #include "broker/console/rest_v3/produce_request.h"
 #include "broker/console/rest_v3/rest_v3.h"
+#include "broker/console/rest_v3/schema_serializer.h"
 #include "protocol/produce.h"
 #include "protocol/record_builder.h"
 
@@ -118,7 +119,14 @@ void produce_partition(ApiCall& call, const std::string& topic, int32_t partitio
 json data_json(const std::optional<RecordData>& d) {
     if (!d || !d->data)
         return nullptr;
-    return {{"type", d->type}, {"size", d->data->size()}};
+    json out = {{"type", d->type}};
+    if (d->schema_id) {  // serialized through the registry: where its schema is, as REST Proxy
+        out["subject"] = d->subject.value_or("");
+        out["schema_id"] = *d->schema_id;
+        out["schema_version"] = d->schema_version.value_or(0);
+    }
+    out["size"] = d->data->size();
+    return out;
 }
 
 json error_json(const RecordError& e) {
@@ -165,6 +173,8 @@ http::HttpResponse produce_records(ApiCall& call) {
 
     std::vector<Pending> pending(texts->size());
     std::map<int32_t, std::vector<Pending*>> by_partition;
+    SchemaSerializer serializer(call.broker.schema_registry(), call.kafka.caller().principal,
+                                call.kafka.caller().host, topic);
     for (size_t i = 0; i < texts->size(); ++i) {
         Pending& p = pending[i];
         auto parsed = parse_produce_record((*texts)[i]);
@@ -173,6 +183,13 @@ http::HttpResponse produce_records(ApiCall& call) {
             continue;
         }
         p.record = std::move(*parsed);
+        // Before the partition is chosen: a serialized key is what the partitioner hashes.
+        if (p.record.key && p.record.key->schema)
+            p.error = serializer.serialize(*p.record.key, true);
+        if (!p.error && p.record.value && p.record.value->schema)
+            p.error = serializer.serialize(*p.record.value, false);
+        if (p.error)
+            continue;
         p.timestamp_ms = p.record.timestamp_ms.value_or(now_ms);
         if (p.record.partition_id) {
             if (*p.record.partition_id >= partitions) {
