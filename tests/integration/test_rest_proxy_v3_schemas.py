@@ -62,42 +62,34 @@ class RestProxyV3SchemasTest(unittest.TestCase):
         status, text = curl("POST", url, "\n".join(json.dumps(r) for r in records))
         return status, results(text)
 
-    def raw_records(self, topic):
-        """(key bytes, value bytes) of every record of partition 0, with confluent-kafka."""
-        c = Consumer({"bootstrap.servers": self.broker.bootstrap, "group.id": "raw",
-                      "enable.auto.commit": False})
+    def read_all(self, consumer, topic):
+        """(key, value) of every record of partition 0 as `consumer` reads them; closes it."""
         try:
-            end = c.get_watermark_offsets(TopicPartition(topic, 0), timeout=30)[1]
-            c.assign([TopicPartition(topic, 0, 0)])
+            end = consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=30)[1]
+            consumer.assign([TopicPartition(topic, 0, 0)])
             got = []
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while len(got) < end and time.monotonic() < deadline:
-                m = c.poll(1)
+                m = consumer.poll(1)
                 if m is not None and m.error() is None:
                     got.append((m.key(), m.value()))
             self.assertEqual(len(got), end)
             return got
         finally:
-            c.close()
+            consumer.close()
+
+    def raw_records(self, topic):
+        """The bytes of every key and value, with confluent-kafka."""
+        return self.read_all(Consumer({"bootstrap.servers": self.broker.bootstrap,
+                                       "group.id": "raw", "enable.auto.commit": False}), topic)
 
     def avro_records(self, topic):
-        """Every (key, value) of the topic as Confluent's AvroConsumer reads them."""
+        """Every key and value as Confluent's AvroConsumer reads them."""
         from confluent_kafka.avro import AvroConsumer
-        c = AvroConsumer({"bootstrap.servers": self.broker.bootstrap, "group.id": "avro-" + topic,
-                          "auto.offset.reset": "earliest", "enable.auto.commit": False,
-                          "schema.registry.url": self.registry_url})
-        try:
-            end = c.get_watermark_offsets(TopicPartition(topic, 0), timeout=30)[1]
-            c.assign([TopicPartition(topic, 0, 0)])
-            got = []
-            deadline = time.monotonic() + 60
-            while len(got) < end and time.monotonic() < deadline:
-                m = c.poll(1)
-                if m is not None and m.error() is None:
-                    got.append((m.key(), m.value()))
-            return got
-        finally:
-            c.close()
+        return self.read_all(AvroConsumer({"bootstrap.servers": self.broker.bootstrap,
+                                           "group.id": "avro-" + topic,
+                                           "enable.auto.commit": False,
+                                           "schema.registry.url": self.registry_url}), topic)
 
     def test_1_avro_with_the_schema_text_registers_it_once(self):
         text = json.dumps(ORDER)
