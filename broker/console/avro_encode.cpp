@@ -218,7 +218,11 @@ class DatumWriter {
     void write_union(const Node& node, const nlohmann::json& value, const std::string& path,
                      size_t depth) {
         if (value.is_object() && value.size() == 1) {
-            const auto& [name, inner] = *value.items().begin();
+            // Through the object's own iterator: a structured binding of items() would refer
+            // into a proxy that is gone by the next line.
+            const auto only = value.begin();
+            const std::string& name = only.key();
+            const nlohmann::json& inner = only.value();
             for (size_t i = 0; i < node.branches.size(); ++i) {
                 if (branch_name_matches(*node.branches[i], name)) {
                     write_long(static_cast<int64_t>(i));
