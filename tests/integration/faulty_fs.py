@@ -5,7 +5,8 @@ skiff does when the disk reports an error on a sync (test_sync_failure.py).
 
 Every operation is passed through to BACKING_DIR, except that while SWITCH_FILE exists (a path
 outside the mount, so the test flips it without going through this file system) every fsync and
-fdatasync of a file or a directory answers EIO, as a disk whose write-back failed does. Runs in
+fdatasync of a file or a directory answers EIO, as a disk whose write-back failed does; and while
+SWITCH_FILE.writes exists every write answers EIO, as a failing device does. Runs in
 the foreground until unmounted (umount MOUNTPOINT). Needs Debian's python3-fusepy and /dev/fuse.
 """
 
@@ -52,6 +53,8 @@ class FaultyFs(fusepy.Operations):
         return os.pread(fh, size, offset)
 
     def write(self, path, data, offset, fh):
+        if os.path.exists(self.switch + ".writes"):
+            raise fusepy.FuseOSError(errno.EIO)
         return os.pwrite(fh, data, offset)
 
     def truncate(self, path, length, fh=None):

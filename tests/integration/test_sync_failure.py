@@ -88,12 +88,14 @@ class SyncFailureTest(unittest.TestCase):
         broker.proc = None
         return text
 
-    def restart_and_read(self, broker, expected):
-        """Restarts on the healed disk: recovered (no clean-shutdown marker), and the log is
-        exactly `expected`, then possibly values the failure left unacknowledged."""
-        self.fail_syncs(False)
+    def restart_and_read(self, broker, expected, recovered=True):
+        """Restarts on the healed disk: recovered (no clean-shutdown marker) unless stopped
+        cleanly, and the log is exactly `expected`, then possibly values the failure left
+        unacknowledged."""
+        if os.path.exists(self.switch):
+            self.fail_syncs(False)
         broker.start()
-        self.assertIn("no clean-shutdown marker", broker.log_text())
+        self.assertEqual("no clean-shutdown marker" in broker.log_text(), recovered)
         c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
                       "enable.auto.commit": False, "broker.address.family": "v4"})
         got = []
@@ -151,6 +153,29 @@ class SyncFailureTest(unittest.TestCase):
 
         rest = self.restart_and_read(broker, before + acked)
         self.assertEqual(rest, during[len(acked):len(acked) + len(rest)])
+
+    def test_a_failed_write_is_refused_stores_nothing_and_writing_resumes(self):
+        # Unlike a failed sync, a failed write leaves nothing behind that a later sync could
+        # vouch for: the next append writes at the same position. So skiff answers
+        # KAFKA_STORAGE_ERROR and keeps serving, as for a full disk (test_disk_full.py).
+        broker = self.broker_on_faulty_fs({"num.partitions": 1}, "write-failure broker")
+        before = [b"before-%d" % i for i in range(50)]
+        acked, errors = self.produce(broker, before)
+        self.assertEqual((acked, errors), (before, []))
+
+        open(self.switch + ".writes", "w").close()
+        acked, errors = self.produce(broker, [b"refused-%d" % i for i in range(5)])
+        self.assertEqual(acked, [])
+        self.assertEqual(len(errors), 5)
+        self.assertTrue(broker.alive())
+        self.assertIn("Input/output error", broker.log_text())
+        os.unlink(self.switch + ".writes")
+
+        after = [b"after-%d" % i for i in range(50)]
+        acked, errors = self.produce(broker, after)
+        self.assertEqual((acked, errors), (after, []))
+        broker.stop()
+        self.assertEqual(self.restart_and_read(broker, before + after, recovered=False), [])
 
     def test_a_shutdown_whose_last_sync_fails_is_not_a_clean_one(self):
         broker = self.broker_on_faulty_fs({"num.partitions": 1}, "shutdown broker")
