@@ -409,4 +409,11 @@ echo "run.sh: ran for $(($(date +%s) - start))s"
 status=0
 "$py" "$here/summarize.py" summary "$out" "$skip_file" "$here/expected-failures.txt" \
   "$here/flaky.txt" || status=$?
+if [ "$status" -ne 0 ]; then
+  # What the broker saw go wrong (a CI log keeps only this output): its warnings and errors, and
+  # the group events that make a consumer read again (expired sessions, rebalances).
+  echo "run.sh: skiff.log's warnings, errors, expired members and rebalances (the last 40):"
+  grep -E '\[(warning|error|critical)\]|expired after|preparing to rebalance' "$broker_log" |
+    grep -vE 'joined) from Empty|left) from' | tail -n 40 | cut -c1-300 || true
+fi
 exit "$status"

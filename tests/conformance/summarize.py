@@ -92,6 +92,23 @@ def messages(path):
     return first
 
 
+def failure_context(out_dir, name, count=30):
+    """The last COUNT lines the test NAME printed before its first failure ("### Test ...
+    failed"), from the first round's stderr that has one: the runner's one-line reason often
+    ends in "see previous errors", and those errors are only here (a CI log keeps only this
+    summary)."""
+    prefix = re.compile(r"^\[" + re.escape(name) + r"\s*/")
+    for out in rounds(out_dir):
+        lines = read(out[:-4] + ".err").splitlines()
+        own = []
+        for line in lines:
+            if re.match(r'^### Test "' + re.escape(name) + r'[" ].* failed at ', line):
+                return own[-count:]
+            if prefix.match(line):
+                own.append(line)
+    return []
+
+
 def skipped_by_list(state, text):
     return state == "SKIPPED" and text.startswith("included in TESTS_SKIP")
 
@@ -214,6 +231,9 @@ def cmd_summary(out_dir, skip_path, xfail_path, flaky_path):
         print("%s (%d):" % (title, len(by[kind])))
         for name, _, text in by[kind]:
             print(f"  {name}: {text}")
+            if kind == "FAILED":
+                for line in failure_context(out_dir, name):
+                    print(f"    | {line}")
     if not_run:
         print("not started (not reached before the deadline): " + " ".join(not_run))
     print("%d passed, %d passed on retry (flaky), %d skipped by the runner, %d on the skip list, "
