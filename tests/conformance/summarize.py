@@ -231,7 +231,7 @@ def cmd_summary(out_dir, skip_path, xfail_path, flaky_path):
         print("%s (%d):" % (title, len(by[kind])))
         for name, _, text in by[kind]:
             print(f"  {name}: {text}")
-            if kind == "FAILED":
+            if kind in ("FAILED", "FLAKY"):
                 for line in failure_context(out_dir, name):
                     print(f"    | {line}")
     if not_run:
