@@ -137,11 +137,8 @@ bool LogFile::reserve(int64_t position, int64_t length) {
 Expected<void, StorageError> LogFile::sync() {
     SyncTimer timer(SyncKind::fsync);
     delay_sync();
-    if (::fdatasync(fd_) != 0) {
-        auto error = errno_error(errno, "fsync " + path_.string());
-        report_sync_failure(error);
-        return unexpected(std::move(error));
-    }
+    if (::fdatasync(fd_) != 0)
+        return sync_failed(errno, "fsync " + path_.string());
     return {};
 }
 

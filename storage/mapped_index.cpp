@@ -204,11 +204,8 @@ Expected<void, StorageError> MappedIndex::trim() {
 
 Expected<void, StorageError> MappedIndex::flush() {
     if (writable_) {
-        if (base_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0) {
-            auto error = errno_error(errno, "msync " + path_.string());
-            report_sync_failure(error);
-            return unexpected(std::move(error));
-        }
+        if (base_ && ::msync(base_, mapped_bytes_, MS_SYNC) != 0)
+            return sync_failed(errno, "msync " + path_.string());
         return {};
     }
     // Trimmed or opened read-only: the file as it is, with dirty pages of a former writable
@@ -224,11 +221,8 @@ Expected<void, StorageError> MappedIndex::flush() {
     }
     {
         SyncTimer timer(SyncKind::fsync);
-        if (::fdatasync(fd.get()) != 0) {
-            auto error = errno_error(errno, "fsync " + path_.string());
-            report_sync_failure(error);
-            return unexpected(std::move(error));
-        }
+        if (::fdatasync(fd.get()) != 0)
+            return sync_failed(errno, "fsync " + path_.string());
     }
     synced_.store(true, std::memory_order_release);
     return {};

@@ -1,6 +1,7 @@
 #include "storage/sync_failure.h"
 
 #include <atomic>
+#include <utility>
 
 namespace skiff::storage {
 
@@ -15,6 +16,12 @@ void set_sync_failure_handler(SyncFailureHandler h) {
 void report_sync_failure(const StorageError& error) {
     if (auto h = handler.load())
         h(error);
+}
+
+Unexpected<StorageError> sync_failed(int err, const std::string& what) {
+    auto error = errno_error(err, what);
+    report_sync_failure(error);
+    return unexpected(std::move(error));
 }
 
 }  // namespace skiff::storage

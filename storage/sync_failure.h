@@ -7,14 +7,17 @@
 // point over bytes that a power cut, or the page cache dropping them, turns into a hole or a
 // torn batch. Kafka takes the log directory offline on such an error and halts when its last
 // one is gone; skiff has one log directory, so the broker's handler halts the process and the
-// next start recovers every log from what is really on disk (broker/storage_failure.cpp).
+// next start recovers every log from what is really on disk (broker/halt_on_sync_failure.cpp).
 //
 // Reported where a segment's .log, offset index, time index or transaction index, or a
 // partition's directory, failed to sync. Not for write_file_atomically's small files: a failed
 // sync there leaves the old file in place and the next write replaces the whole file.
 #pragma once
 
+#include "protocol/expected.h"
 #include "storage/storage_error.h"
+
+#include <string>
 
 namespace skiff::storage {
 
@@ -28,5 +31,9 @@ void set_sync_failure_handler(SyncFailureHandler handler);
 // holds the log's locks, so nothing of that log is acknowledged after it). Returns only when no
 // handler is installed or the handler returns.
 void report_sync_failure(const StorageError& error);
+
+// The error of a sync that failed with errno ERR ("fsync PATH: reason"), reported first: what
+// every syncing site returns, so none can forget the report.
+Unexpected<StorageError> sync_failed(int err, const std::string& what);
 
 }  // namespace skiff::storage

@@ -150,11 +150,8 @@ Expected<void, StorageError> TransactionIndex::flush() {
     int rc = ::fdatasync(fd);
     int err = errno;
     ::close(fd);
-    if (rc != 0) {
-        auto error = errno_error(err, "fdatasync " + path_.string());
-        report_sync_failure(error);
-        return unexpected(std::move(error));
-    }
+    if (rc != 0)
+        return sync_failed(err, "fdatasync " + path_.string());
     dirty_ = false;
     return {};
 }
