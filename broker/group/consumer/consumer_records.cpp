@@ -7,37 +7,6 @@ namespace {
 
 constexpr int16_t kValueVersion = 0;
 
-std::string group_key(const std::string& group_id, int16_t type) {
-    return encode_record(ConsumerGroupKey{group_id}, type);
-}
-
-std::string member_key(const std::string& group_id, const std::string& member_id, int16_t type) {
-    return encode_record(ConsumerGroupMemberKey{group_id, member_id}, type);
-}
-
-std::vector<RecordTopicPartitions> by_id(const Assignment& a, const TopicView& topics) {
-    std::vector<RecordTopicPartitions> out;
-    if (!topics.id)
-        return out;  // a coordinator without topics (unit tests)
-    for (const auto& [topic, partitions] : a) {
-        auto id = topics.id(topic);
-        if (!id || partitions.empty())
-            continue;  // deleted: the next group epoch drops it anyway
-        out.push_back({*id, std::vector<int32_t>(partitions.begin(), partitions.end())});
-    }
-    return out;
-}
-
-Assignment by_name(const std::vector<RecordTopicPartitions>& tps, const TopicView& topics) {
-    Assignment out;
-    if (!topics.name)
-        return out;
-    for (const auto& tp : tps)
-        if (auto name = topics.name(tp.topic_id))
-            out[*name].insert(tp.partitions.begin(), tp.partitions.end());
-    return out;
-}
-
 int8_t state_code(MemberState s) {
     switch (s) {
         case MemberState::stable:
@@ -68,7 +37,7 @@ void member_records(const ConsumerGroup& g, const std::string& member_id, GroupR
     if (!m) {
         for (int16_t type : {kConsumerGroupCurrentAssignmentType, kConsumerGroupTargetMemberType,
                              kConsumerGroupMemberMetadataType})
-            out.push_back({member_key(id, member_id, type), std::nullopt});
+            out.push_back({member_record_key(id, member_id, type), std::nullopt});
         return;
     }
     ConsumerGroupMemberMetadataValue meta;
@@ -87,26 +56,59 @@ void member_records(const ConsumerGroup& g, const std::string& member_id, GroupR
             c.supported_protocols.push_back({name, metadata});
         meta.classic_member_metadata = std::move(c);
     }
-    out.push_back({member_key(id, member_id, kConsumerGroupMemberMetadataType),
+    out.push_back({member_record_key(id, member_id, kConsumerGroupMemberMetadataType),
                    encode_record(meta, kValueVersion)});
     if (with_target) {
         ConsumerGroupTargetMemberValue target;
         if (auto t = g.target.find(member_id); t != g.target.end())
-            target.topic_partitions = by_id(t->second, topics);
-        out.push_back({member_key(id, member_id, kConsumerGroupTargetMemberType),
+            target.topic_partitions = assignment_by_id(t->second, topics);
+        out.push_back({member_record_key(id, member_id, kConsumerGroupTargetMemberType),
                        encode_record(target, kValueVersion)});
     }
     ConsumerGroupCurrentAssignmentValue current;
     current.member_epoch = m->member_epoch;
     current.previous_member_epoch = m->previous_member_epoch;
     current.state = state_code(m->state);
-    current.assigned_partitions = by_id(m->assigned, topics);
-    current.partitions_pending_revocation = by_id(m->pending_revocation, topics);
-    out.push_back({member_key(id, member_id, kConsumerGroupCurrentAssignmentType),
+    current.assigned_partitions = assignment_by_id(m->assigned, topics);
+    current.partitions_pending_revocation = assignment_by_id(m->pending_revocation, topics);
+    out.push_back({member_record_key(id, member_id, kConsumerGroupCurrentAssignmentType),
                    encode_record(current, kValueVersion)});
 }
 
 }  // namespace
+
+std::string group_record_key(const std::string& group_id, int16_t type) {
+    return encode_record(ConsumerGroupKey{group_id}, type);
+}
+
+std::string member_record_key(const std::string& group_id, const std::string& member_id,
+                              int16_t type) {
+    return encode_record(ConsumerGroupMemberKey{group_id, member_id}, type);
+}
+
+std::vector<RecordTopicPartitions> assignment_by_id(const Assignment& a, const TopicView& topics) {
+    std::vector<RecordTopicPartitions> out;
+    if (!topics.id)
+        return out;  // a coordinator without topics (unit tests)
+    for (const auto& [topic, partitions] : a) {
+        auto id = topics.id(topic);
+        if (!id || partitions.empty())
+            continue;  // deleted: the next group epoch drops it anyway
+        out.push_back({*id, std::vector<int32_t>(partitions.begin(), partitions.end())});
+    }
+    return out;
+}
+
+Assignment assignment_by_name(const std::vector<RecordTopicPartitions>& tps,
+                              const TopicView& topics) {
+    Assignment out;
+    if (!topics.name)
+        return out;
+    for (const auto& tp : tps)
+        if (auto name = topics.name(tp.topic_id))
+            out[*name].insert(tp.partitions.begin(), tp.partitions.end());
+    return out;
+}
 
 bool is_consumer_group_record(int16_t key_version) {
     return (key_version >= kConsumerGroupMetadataType &&
@@ -131,16 +133,16 @@ void take_consumer_changes(ConsumerGroup& g, GroupRecords& out, const TopicView&
         for (const auto& [member_id, m] : g.members()) {
             ConsumerGroupTargetMemberValue target;
             if (auto t = g.target.find(member_id); t != g.target.end())
-                target.topic_partitions = by_id(t->second, topics);
-            out.push_back({member_key(id, member_id, kConsumerGroupTargetMemberType),
+                target.topic_partitions = assignment_by_id(t->second, topics);
+            out.push_back({member_record_key(id, member_id, kConsumerGroupTargetMemberType),
                            encode_record(target, kValueVersion)});
         }
-        out.push_back({group_key(id, kConsumerGroupTargetMetadataType),
+        out.push_back({group_record_key(id, kConsumerGroupTargetMetadataType),
                        encode_record(ConsumerGroupEpochValue{g.assignment_epoch}, kValueVersion)});
         g.persisted_assignment_epoch = g.assignment_epoch;
     }
     if (everything || g.group_epoch != g.persisted_group_epoch) {
-        out.push_back({group_key(id, kConsumerGroupMetadataType),
+        out.push_back({group_record_key(id, kConsumerGroupMetadataType),
                        encode_record(ConsumerGroupEpochValue{g.group_epoch}, kValueVersion)});
         g.persisted_group_epoch = g.group_epoch;
     }
@@ -214,7 +216,7 @@ Expected<std::unique_ptr<ConsumerGroup>, std::string> restore_consumer_group(
                     auto v = decode_record<ConsumerGroupTargetMemberValue>(value);
                     if (!v)
                         return fail(*type, v.error());
-                    target[k->member_id] = by_name(v->topic_partitions, topics);
+                    target[k->member_id] = assignment_by_name(v->topic_partitions, topics);
                 } else {
                     auto v = decode_record<ConsumerGroupCurrentAssignmentValue>(value);
                     if (!v)
@@ -262,8 +264,9 @@ Expected<std::unique_ptr<ConsumerGroup>, std::string> restore_consumer_group(
             m.member_epoch = c->second.member_epoch;
             m.previous_member_epoch = c->second.previous_member_epoch;
             m.state = state_of(c->second.state);
-            m.assigned = by_name(c->second.assigned_partitions, topics);
-            m.pending_revocation = by_name(c->second.partitions_pending_revocation, topics);
+            m.assigned = assignment_by_name(c->second.assigned_partitions, topics);
+            m.pending_revocation =
+                assignment_by_name(c->second.partitions_pending_revocation, topics);
         }
         m.session_deadline_ms =
             now_ms + (m.classic ? m.classic->session_timeout_ms : session_timeout_ms);

@@ -186,6 +186,18 @@ struct ConsumerGroupRegexValue {
     }
 };
 
+// The keys and partition lists these records share with the share group's (types 9-15, the same
+// shapes: broker/group/share/share_records.cpp).
+std::string group_record_key(const std::string& group_id, int16_t type);
+std::string member_record_key(const std::string& group_id, const std::string& member_id,
+                              int16_t type);
+// An assignment by topic id, as the records hold it; topics the view no longer knows, and empty
+// ones, are left out (the next group epoch drops them anyway).
+std::vector<RecordTopicPartitions> assignment_by_id(const Assignment& a, const TopicView& topics);
+// The other way, when a group is restored: partitions of topics that no longer exist dropped.
+Assignment assignment_by_name(const std::vector<RecordTopicPartitions>& tps,
+                              const TopicView& topics);
+
 // The records of what changed since the last call (`everything`: the whole group).
 void take_consumer_changes(ConsumerGroup& g, GroupRecords& out, const TopicView& topics,
                            bool everything);

@@ -5,50 +5,23 @@
 namespace skiff::broker::group::share {
 namespace {
 
+using consumer::assignment_by_id;
+using consumer::assignment_by_name;
 using consumer::ConsumerGroupEpochValue;
 using consumer::ConsumerGroupKey;
 using consumer::ConsumerGroupMemberKey;
 using consumer::ConsumerGroupTargetMemberValue;
+using consumer::group_record_key;
+using consumer::member_record_key;
 using consumer::RecordTopicPartitions;
 
 constexpr int16_t kValueVersion = 0;
-
-std::string group_key(const std::string& group_id, int16_t type) {
-    return encode_record(ConsumerGroupKey{group_id}, type);
-}
-
-std::string member_key(const std::string& group_id, const std::string& member_id, int16_t type) {
-    return encode_record(ConsumerGroupMemberKey{group_id, member_id}, type);
-}
-
-std::vector<RecordTopicPartitions> by_id(const Assignment& a, const TopicView& topics) {
-    std::vector<RecordTopicPartitions> out;
-    if (!topics.id)
-        return out;  // a coordinator without topics (unit tests)
-    for (const auto& [topic, partitions] : a) {
-        auto id = topics.id(topic);
-        if (!id || partitions.empty())
-            continue;
-        out.push_back({*id, std::vector<int32_t>(partitions.begin(), partitions.end())});
-    }
-    return out;
-}
-
-Assignment by_name(const std::vector<RecordTopicPartitions>& tps, const TopicView& topics) {
-    Assignment out;
-    if (!topics.name)
-        return out;
-    for (const auto& tp : tps)
-        if (auto name = topics.name(tp.topic_id))
-            out[*name].insert(tp.partitions.begin(), tp.partitions.end());
-    return out;
-}
 
 std::string target_value(const ShareGroup& g, const std::string& member_id,
                          const TopicView& topics) {
     ConsumerGroupTargetMemberValue target;
     if (auto t = g.target.find(member_id); t != g.target.end())
-        target.topic_partitions = by_id(t->second, topics);
+        target.topic_partitions = assignment_by_id(t->second, topics);
     return encode_record(target, kValueVersion);
 }
 
@@ -59,7 +32,7 @@ void member_records(const ShareGroup& g, const std::string& member_id, GroupReco
     if (!m) {
         for (int16_t type : {kShareGroupCurrentAssignmentType, kShareGroupTargetMemberType,
                              kShareGroupMemberMetadataType})
-            out.push_back({member_key(id, member_id, type), std::nullopt});
+            out.push_back({member_record_key(id, member_id, type), std::nullopt});
         return;
     }
     ShareGroupMemberMetadataValue meta;
@@ -67,16 +40,16 @@ void member_records(const ShareGroup& g, const std::string& member_id, GroupReco
     meta.client_id = m->client_id;
     meta.client_host = m->client_host;
     meta.subscribed_topic_names = m->subscribed_topic_names;
-    out.push_back({member_key(id, member_id, kShareGroupMemberMetadataType),
+    out.push_back({member_record_key(id, member_id, kShareGroupMemberMetadataType),
                    encode_record(meta, kValueVersion)});
     if (with_target)
-        out.push_back({member_key(id, member_id, kShareGroupTargetMemberType),
+        out.push_back({member_record_key(id, member_id, kShareGroupTargetMemberType),
                        target_value(g, member_id, topics)});
     ShareGroupCurrentAssignmentValue current;
     current.member_epoch = m->member_epoch;
     current.previous_member_epoch = m->previous_member_epoch;
-    current.assigned_partitions = by_id(m->assigned, topics);
-    out.push_back({member_key(id, member_id, kShareGroupCurrentAssignmentType),
+    current.assigned_partitions = assignment_by_id(m->assigned, topics);
+    out.push_back({member_record_key(id, member_id, kShareGroupCurrentAssignmentType),
                    encode_record(current, kValueVersion)});
 }
 
@@ -99,14 +72,14 @@ void take_share_changes(ShareGroup& g, GroupRecords& out, const TopicView& topic
         member_records(g, member_id, out, topics, !targets || !g.member(member_id));
     if (targets) {
         for (const auto& [member_id, m] : g.members())
-            out.push_back({member_key(id, member_id, kShareGroupTargetMemberType),
+            out.push_back({member_record_key(id, member_id, kShareGroupTargetMemberType),
                            target_value(g, member_id, topics)});
-        out.push_back({group_key(id, kShareGroupTargetMetadataType),
+        out.push_back({group_record_key(id, kShareGroupTargetMetadataType),
                        encode_record(ConsumerGroupEpochValue{g.assignment_epoch}, kValueVersion)});
         g.persisted_assignment_epoch = g.assignment_epoch;
     }
     if (everything || g.group_epoch != g.persisted_group_epoch) {
-        out.push_back({group_key(id, kShareGroupMetadataType),
+        out.push_back({group_record_key(id, kShareGroupMetadataType),
                        encode_record(ConsumerGroupEpochValue{g.group_epoch}, kValueVersion)});
         g.persisted_group_epoch = g.group_epoch;
     }
@@ -158,7 +131,7 @@ Expected<std::unique_ptr<ShareGroup>, std::string> restore_share_group(
                     auto v = decode_record<ConsumerGroupTargetMemberValue>(value);
                     if (!v)
                         return fail(*type, v.error());
-                    target[k->member_id] = by_name(v->topic_partitions, topics);
+                    target[k->member_id] = assignment_by_name(v->topic_partitions, topics);
                 } else {
                     auto v = decode_record<ShareGroupCurrentAssignmentValue>(value);
                     if (!v)
@@ -184,7 +157,7 @@ Expected<std::unique_ptr<ShareGroup>, std::string> restore_share_group(
         if (auto c = current.find(member_id); c != current.end()) {
             m.member_epoch = c->second.member_epoch;
             m.previous_member_epoch = c->second.previous_member_epoch;
-            m.assigned = by_name(c->second.assigned_partitions, topics);
+            m.assigned = assignment_by_name(c->second.assigned_partitions, topics);
         }
         m.session_deadline_ms = now_ms + session_timeout_ms;
         if (auto t = target.find(member_id); t != target.end())
