@@ -19,7 +19,7 @@ constexpr std::string_view kShareVersionFeature = "share.version";
 // metadata.version, kraft.version, group.version, eligible.leader.replicas.version and others;
 // skiff has no such levels to honour and does not claim them (docs/transactions.md).
 void fill_features(Broker& broker, protocol::ApiVersionsResponse& resp) {
-    const int16_t level = broker.features().transaction_version();
+    const int16_t txn_level = broker.features().transaction_version();
     resp.supported_features.push_back(
         {std::string(txn::kTransactionVersionFeature), 0, txn::kMaxTransactionVersion});
     // share.version (KIP-932): supported 0-1, finalized at the `share.version` setting's level
@@ -28,11 +28,13 @@ void fill_features(Broker& broker, protocol::ApiVersionsResponse& resp) {
     if (share)
         resp.supported_features.push_back({std::string(kShareVersionFeature), 0, 1});
     resp.finalized_features_epoch = broker.features().epoch();
-    if (level > 0)
+    if (txn_level > 0)
         resp.finalized_features.push_back(
-            {std::string(txn::kTransactionVersionFeature), level, level});
-    if (const auto level = static_cast<int16_t>(broker.config().share_version); share && level > 0)
-        resp.finalized_features.push_back({std::string(kShareVersionFeature), level, level});
+            {std::string(txn::kTransactionVersionFeature), txn_level, txn_level});
+    if (const auto share_level = static_cast<int16_t>(broker.config().share_version);
+        share && share_level > 0)
+        resp.finalized_features.push_back(
+            {std::string(kShareVersionFeature), share_level, share_level});
 }
 
 }  // namespace

@@ -67,11 +67,11 @@ Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broke
       tracker_(tracker),
       budget_(budget),
       peer_(describe_peer(socket_)),
+      tls_context_(std::move(tls)),
       queue_signal_(socket_.get_executor()),
       space_signal_(socket_.get_executor()),
       budget_signal_(socket_.get_executor()),
       idle_timer_(socket_.get_executor()),
-      tls_context_(std::move(tls)),
       last_activity_(std::chrono::steady_clock::now()) {
     static std::atomic<uint64_t> accepted{0};
     session_.connection_id = accepted.fetch_add(1, std::memory_order_relaxed) + 1;

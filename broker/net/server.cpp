@@ -702,11 +702,12 @@ void Server::maintenance_loop() {
         // Expired acquisition locks of share groups: their records go back (or are archived at
         // the delivery count limit). Cheap when none is due (one comparison per share-partition).
         if (auto* shares = broker_->share_partitions()) {
-            const int64_t now = storage::wall_clock_ms();
-            shares->tick(now);
+            const int64_t now_ms = storage::wall_clock_ms();
+            shares->tick(now_ms);
             // Members that left without closing their share session: what they hold goes back.
-            for (const auto& [group_id, member_id] : broker_->share_sessions().expire_closing(now))
-                shares->release_member(group_id, member_id, now);
+            for (const auto& [group_id, member_id] :
+                 broker_->share_sessions().expire_closing(now_ms))
+                shares->release_member(group_id, member_id, now_ms);
         }
         if (clock::now() >= next_txn_expire) {
             if (size_t expired = broker_->transactions().expire_transactional_ids(); expired > 0)
