@@ -111,7 +111,7 @@ void Broker::reopen_internal_state() {
     groups_->clear_groups();
     if (auto reopened = offset_store_->reopen(internal_log(group::kOffsetsTopic)); !reopened)
         throw std::runtime_error("cannot load committed offsets: " + reopened.error());
-    groups_->restore(group_topic_view());
+    groups_->restore(group_topic_view(), group_configs_.get());
     if (auto reopened = transactions_->reopen(internal_log(txn::kTransactionStateTopic)); !reopened)
         throw std::runtime_error("cannot load the transaction state: " + reopened.error());
     if (auto reopened = share_state_->reopen(share_state_logs()); !reopened)
@@ -153,12 +153,13 @@ void Broker::open_groups() {
     gc.share.session_timeout_ms = config_.group_share_session_timeout_ms;
     gc.share.max_size = config_.group_share_max_size;
     groups_ = std::make_unique<group::GroupCoordinator>(gc, *offset_store_);
+    // The groups' own configs (consumer.* and share.*: their session timeouts among them).
+    group_configs_ =
+        std::make_unique<group::GroupConfigs>(logs_->log_dir() / group::kGroupConfigsFile, config_);
     // Members that keep heartbeating after a restart carry on where they were.
-    groups_->restore(group_topic_view());
+    groups_->restore(group_topic_view(), group_configs_.get());
     // Share groups' membership as ShareFetch and ShareAcknowledge see it, with the groups' own
     // configs (broker/share/share_membership.h).
-    group_configs_ =
-        std::make_unique<group::share::GroupConfigs>(logs_->log_dir() / "group-configs", config_);
     coordinator_share_membership_ =
         std::make_unique<group::share::CoordinatorShareMembership>(*groups_, *group_configs_);
     set_share_membership(coordinator_share_membership_.get());

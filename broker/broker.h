@@ -11,10 +11,10 @@
 
 #include "broker/control/control_plane.h"
 #include "broker/control/version_emulation.h"
+#include "broker/group/group_configs.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/group/offset_store.h"
 #include "broker/group/share/coordinator_share_membership.h"
-#include "broker/group/share/group_configs.h"
 #include "broker/metrics/connection_metrics.h"
 #include "broker/metrics/request_metrics.h"
 #include "broker/schema_registry/registry.h"
@@ -85,7 +85,7 @@ class Broker {
     // the objects) and for handler unit tests (fakes).
     share::ShareMembership* share_membership() { return share_membership_; }
     // Groups' own configs (GROUP resources of DescribeConfigs / IncrementalAlterConfigs).
-    group::share::GroupConfigs& group_configs() { return *group_configs_; }
+    group::GroupConfigs& group_configs() { return *group_configs_; }
     void set_share_membership(share::ShareMembership* m) { share_membership_ = m; }
     share::SharePartitionManager* share_partitions() { return share_partitions_; }
     void set_share_partitions(share::SharePartitionManager* m) { share_partitions_ = m; }
@@ -135,8 +135,8 @@ class Broker {
     PartitionWaiters waiters_;
     ProducerIdAllocator producer_ids_;
     txn::FinalizedFeatures features_;
-    std::unique_ptr<group::OffsetStore> offset_store_;  // in the internal __consumer_offsets log
-    std::unique_ptr<group::share::GroupConfigs> group_configs_;  // <log dir>/group-configs
+    std::unique_ptr<group::OffsetStore> offset_store_;    // in the internal __consumer_offsets log
+    std::unique_ptr<group::GroupConfigs> group_configs_;  // <log dir>/group-configs
     std::unique_ptr<group::share::CoordinatorShareMembership> coordinator_share_membership_;
     std::unique_ptr<group::GroupCoordinator> groups_;
     // In the internal __transaction_state log; opened after the groups, since completing a

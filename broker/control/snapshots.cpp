@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "broker/control/state_reset.h"
+#include "broker/group/group_configs.h"
 #include "broker/security/acl_store.h"
 #include "broker/topics/topic_config.h"
 #include "storage/checkpoint_file.h"
@@ -39,6 +40,7 @@ constexpr const char* kRestoreJournal = "restore-journal";
 constexpr const char* kInfoFile = "snapshot.properties";
 constexpr const char* kAclFile = security::kAclBindingsFile;
 constexpr const char* kUsersFile = security::kScramCredentialsFileName;
+constexpr const char* kGroupConfigsFile = group::kGroupConfigsFile;
 
 // A failure, as the message to return.
 struct Failure {
@@ -316,7 +318,7 @@ SnapshotResult take_snapshot(Broker& broker, const std::string& name) {
             if (entry.path().extension() == ".properties")
                 copy_durably(entry.path(), tmp / "topic-configs" / entry.path().filename());
         fsync_dir(tmp / "topic-configs");
-        for (const char* file : {kAclFile, kUsersFile})
+        for (const char* file : {kAclFile, kUsersFile, kGroupConfigsFile})
             if (fs::exists(log_dir / file, ec))
                 copy_durably(log_dir / file, tmp / file);
         if (auto w = storage::write_checkpoint(tmp / storage::kRecoveryPointCheckpoint, points); !w)
@@ -417,6 +419,9 @@ std::string restore_snapshot(Broker& broker, const std::string& name) {
     if (auto opened = broker.logs().open_new_partitions(points, starts); !opened)
         error = "opening the restored logs: " + opened.error().message;
     broker.topics().reload();
+    // Before the groups are restored: their members' sessions start with their own timeouts.
+    if (!broker.group_configs().replace_all_from(snap / kGroupConfigsFile))
+        error += (error.empty() ? "" : "; ") + std::string("replacing the group configs");
     try {
         broker.reopen_internal_state();
     } catch (const std::exception& e) {
@@ -530,8 +535,9 @@ std::string finish_interrupted_restore(const fs::path& log_dir) {
             fsync_dir(log_dir);
             write_text(root / kRestoreJournal, "snapshot=" + name + "\nphase=move\n");
         }
-        // The ACLs and users, which the in-process restore replaces through their stores.
-        for (const char* file : {kAclFile, kUsersFile}) {
+        // The ACLs, users and group configs, which the in-process restore replaces through their
+        // stores.
+        for (const char* file : {kAclFile, kUsersFile, kGroupConfigsFile}) {
             const fs::path from = root / name / file;
             if (fs::exists(from, ec))
                 write_text(log_dir / file, read_text(from));

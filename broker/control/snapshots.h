@@ -6,7 +6,8 @@
 // active segment's .log and .txnindex (its preallocated indexes are left out and rebuilt from the
 // .log when it is opened) and of the other small files (producer .snapshot files,
 // partition.metadata); the internal topics (__consumer_offsets, __transaction_state, _schemas)
-// included. Beside them: topic-configs/, the ACL and SCRAM files (copies), the recovery-point
+// included. Beside them: topic-configs/, the ACL, SCRAM and group-configs files (copies), the
+// recovery-point
 // and log-start-offset checkpoints of the logs as they were frozen, and snapshot.properties.
 // "skiff-snapshots" has no -<number> suffix, so LogManager's scan of log.dirs never takes it for
 // a partition dir (the topic-configs/ convention); a snapshot is written under <root>/~tmp-<name>
@@ -35,13 +36,14 @@
 // the snapshot itself is never appended to), fsynced; then <root>/restore-journal is written
 // and the switch happens: every live topic removed (dirs renamed *-delete, fsync), the
 // journal moved on to its second phase, the staged dirs renamed into the log dir. In memory: the
-// LogManager opens the new dirs, the topic registry and the coordinators reload
-// (Broker::reopen_internal_state), the ACLs and users are replaced, the checkpoints written; only
-// then is the journal removed, so a crash anywhere before leaves it for the roll-forward (the
-// log dir's checkpoints and ACL and SCRAM files are still the old state's until then). A crash
-// before the journal leaves the live data as it was; after it, finish_interrupted_restore(), run
-// before the LogManager opens the log dir, rolls the switch forward (the snapshot's checkpoints,
-// ACLs and users installed too), so the state is the snapshot's, never a mix.
+// LogManager opens the new dirs, the group configs are replaced, the topic registry and the
+// coordinators reload (Broker::reopen_internal_state), the ACLs and users are replaced, the
+// checkpoints written; only then is the journal removed, so a crash anywhere before leaves it for
+// the roll-forward (the log dir's checkpoints and ACL, SCRAM and group-configs files are still the
+// old state's until then). A crash before the journal leaves the live data as it was; after it,
+// finish_interrupted_restore(), run before the LogManager opens the log dir, rolls the switch
+// forward (the snapshot's checkpoints, ACLs, users and group configs installed too), so the state
+// is the snapshot's, never a mix.
 #pragma once
 
 #include <chrono>

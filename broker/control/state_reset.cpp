@@ -40,6 +40,10 @@ ResetReport reset_broker(Broker& broker, const ResetOptions& options) {
     } catch (const std::exception& e) {
         fail(e.what());
     }
+    // Group configs (consumer.session.timeout.ms, share.*) outlive their groups otherwise, and a
+    // test's group id reused by the next test would inherit them.
+    if (!broker.group_configs().clear())
+        fail("removing the group configs");
     if (options.acls && broker.authorizer()) {
         auto removed = broker.authorizer()->acls().remove({security::AclBindingFilter{}});
         if (removed.error)

@@ -12,6 +12,7 @@
 #include "broker/error_mapping.h"
 #include "broker/group/classic/classic_records.h"
 #include "broker/group/consumer/consumer_records.h"
+#include "broker/group/group_configs.h"
 #include "broker/group/share/share_records.h"
 #include "broker/net/spawn.h"
 #include "broker/net/use_tuple.h"
@@ -51,11 +52,16 @@ GroupCoordinator::GroupCoordinator(const CoordinatorConfig& config, OffsetStore&
       consumer_(config.consumer, groups_, now_),
       share_(config.share, groups_, now_) {}
 
-size_t GroupCoordinator::restore(const TopicView& topics) {
+size_t GroupCoordinator::restore(const TopicView& topics, const GroupConfigs* configs) {
     const GroupRecordMap records = offsets_.group_records();
     std::lock_guard lock(mutex_);
     topics_ = topics;
     const int64_t now = now_();
+    auto session_timeout = [&](const std::string& group_id, std::string_view name,
+                               int32_t broker_default) {
+        auto own = configs ? configs->int_value(group_id, name) : std::nullopt;
+        return own.value_or(broker_default);
+    };
     size_t restored = 0;
     for (const auto& [group_id, keys] : records) {
         const std::string* classic_value = nullptr;
@@ -75,16 +81,21 @@ size_t GroupCoordinator::restore(const TopicView& topics) {
         if (groups_.contains(group_id))
             continue;
         if (share_records) {
-            auto g = share::restore_share_group(group_id, keys, topics,
-                                                config_.share.session_timeout_ms, now);
+            auto g = share::restore_share_group(
+                group_id, keys, topics,
+                session_timeout(group_id, kShareSessionTimeoutMs, config_.share.session_timeout_ms),
+                now);
             if (!g) {
                 spdlog::error("not restoring share group {}: {}", group_id, g.error());
                 continue;
             }
             groups_.add(std::move(*g));
         } else if (consumer_records) {
-            auto g = consumer::restore_consumer_group(group_id, keys, topics,
-                                                      config_.consumer.session_timeout_ms, now);
+            auto g = consumer::restore_consumer_group(
+                group_id, keys, topics,
+                session_timeout(group_id, kConsumerSessionTimeoutMs,
+                                config_.consumer.session_timeout_ms),
+                now);
             if (!g) {
                 spdlog::error("not restoring consumer group {}: {}", group_id, g.error());
                 continue;

@@ -46,6 +46,8 @@
 
 namespace skiff::broker::group {
 
+class GroupConfigs;
+
 struct CoordinatorConfig {
     int64_t initial_rebalance_delay_ms = 3000;
     int64_t offsets_retention_ms = 10080LL * 60 * 1000;
@@ -66,10 +68,11 @@ class GroupCoordinator {
 
     // Rebuilds the groups whose state the store replayed from __consumer_offsets (classic and
     // consumer groups, see classic/classic_records.h and consumer/consumer_records.h); members'
-    // sessions start now. `topics` resolves the topic ids of consumer group records, here and
-    // for every record written later. Returns how many groups were restored; a group whose
+    // sessions start now, each for its group's session timeout (`configs`: the group configs,
+    // null for the broker's). `topics` resolves the topic ids of consumer group records, here
+    // and for every record written later. Returns how many groups were restored; a group whose
     // records cannot be read is logged and left out (its offsets stay).
-    size_t restore(const TopicView& topics);
+    size_t restore(const TopicView& topics, const GroupConfigs* configs = nullptr);
 
     // broker/control's reset and restore: forgets every group, without writing anything (the
     // offset store is reopened on another log next, then restore() reads the groups it holds).

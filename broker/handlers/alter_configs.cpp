@@ -48,10 +48,10 @@ void fail(protocol::AlterConfigsResourceResponse& r, ErrorCode e, std::string me
     r.error_message = std::move(message);
 }
 
-// A GROUP resource's values (KIP-932 share.* group configs): validated as a whole with Kafka's
-// errors, then written (broker/group/share/group_configs.h).
+// A GROUP resource's values (KIP-848 consumer.* and KIP-932 share.* group configs): validated
+// as a whole with Kafka's errors, then written (broker/group/group_configs.h).
 void apply_group(RequestContext& ctx, const std::string& group,
-                 const group::share::GroupConfigValues& values, bool validate_only,
+                 const group::GroupConfigValues& values, bool validate_only,
                  protocol::AlterConfigsResourceResponse& r) {
     auto set = ctx.broker.group_configs().set(group, values, validate_only);
     if (set.error != ErrorCode::none)
@@ -213,7 +213,7 @@ asio::awaitable<protocol::AlterConfigsResponse> handle_alter_configs(
             }
         } else if (res.resource_type == protocol::kResourceTypeGroup) {
             // As Kafka's AlterConfigs for a group: the request's set replaces the group's.
-            group::share::GroupConfigValues values;
+            group::GroupConfigValues values;
             for (const auto& c : res.configs)
                 if (c.value)
                     values[c.name] = *c.value;

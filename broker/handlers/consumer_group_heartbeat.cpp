@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "broker/broker.h"
+#include "broker/group/group_configs.h"
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_wait.h"
 #include "broker/handlers/handlers.h"
@@ -67,6 +68,9 @@ asio::awaitable<protocol::ConsumerGroupHeartbeatResponse> handle_consumer_group_
         p.owned = owned_by_name(topics, *req.topic_partitions);
     p.client_id = ctx.header.client_id.value_or("");
     p.client_host = client_host_of(ctx.peer);
+    const auto& configs = ctx.broker.group_configs();
+    p.session_timeout_ms = configs.int_value(req.group_id, group::kConsumerSessionTimeoutMs);
+    p.heartbeat_interval_ms = configs.int_value(req.group_id, group::kConsumerHeartbeatIntervalMs);
     const group::TopicView view = ctx.broker.group_topic_view();
     auto r = ctx.broker.groups().consumer_heartbeat(p, view);
 

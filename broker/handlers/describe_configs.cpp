@@ -200,14 +200,15 @@ void describe_broker(Broker& broker, const protocol::DescribeConfigsResource& r,
                              out, own);
 }
 
-// A GROUP resource (KIP-932's share.* group configs): each name with the group's own value
-// (GROUP_CONFIG) or the broker's default (DEFAULT_CONFIG), as Kafka's GroupConfig lists them.
+// A GROUP resource (KIP-848's consumer.* and KIP-932's share.* group configs): each name with the
+// group's own value (GROUP_CONFIG) or the broker's default (DEFAULT_CONFIG), as Kafka's
+// GroupConfig lists them.
 // A group need not exist: its configs may be set before its first member joins.
 void describe_group(Broker& broker, const protocol::DescribeConfigsResource& r, bool synonyms,
                     bool documentation, protocol::DescribeConfigsResult& out) {
     auto& configs = broker.group_configs();
     const auto own = configs.values(r.resource_name);
-    for (auto name : group::share::share_group_config_names()) {
+    for (auto name : group::group_config_names()) {
         if (!wanted(r, name))
             continue;
         const std::string key(name);
@@ -222,11 +223,11 @@ void describe_group(Broker& broker, const protocol::DescribeConfigsResource& r, 
             e.synonyms.push_back(
                 {key, fallback, static_cast<int8_t>(ConfigSource::default_config)});
         }
-        const bool is_string = name == "share.auto.offset.reset" || name == "share.isolation.level";
-        e.config_type = static_cast<int8_t>(is_string ? protocol::ConfigType::string
-                                                      : protocol::ConfigType::int_type);
+        e.config_type =
+            static_cast<int8_t>(group::is_int_group_config(name) ? protocol::ConfigType::int_type
+                                                                 : protocol::ConfigType::string);
         if (documentation)
-            e.documentation = "Share group config " + key + " (docs/share-groups.md).";
+            e.documentation = "Group config " + key + " (docs/groups.md).";
         out.configs.push_back(std::move(e));
     }
 }

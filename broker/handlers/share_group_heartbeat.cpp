@@ -48,8 +48,8 @@ asio::awaitable<protocol::ShareGroupHeartbeatResponse> handle_share_group_heartb
     p.client_id = ctx.header.client_id.value_or("");
     p.client_host = client_host_of(ctx.peer);
     auto& configs = ctx.broker.group_configs();
-    p.session_timeout_ms = configs.int_value(req.group_id, "share.session.timeout.ms");
-    p.heartbeat_interval_ms = configs.int_value(req.group_id, "share.heartbeat.interval.ms");
+    p.session_timeout_ms = configs.int_value(req.group_id, group::kShareSessionTimeoutMs);
+    p.heartbeat_interval_ms = configs.int_value(req.group_id, group::kShareHeartbeatIntervalMs);
     const group::TopicView view = ctx.broker.group_topic_view();
     auto r = ctx.broker.groups().share_heartbeat(p, view);
 

@@ -67,12 +67,12 @@ class ClassicMember:
 class NodeMember:
     """node/platformatic_group_member.mjs: one consumer-protocol member, driven over stdin."""
 
-    def __init__(self, dest, bootstrap, topic, group, received):
+    def __init__(self, dest, bootstrap, topic, group, received, client_id="migration-member"):
         self.received = received
         self.assigned = None
         self.left = threading.Event()
         self.proc = subprocess.Popen(["node", "platformatic_group_member.mjs", bootstrap, topic,
-                                      group], cwd=dest, stdin=subprocess.PIPE,
+                                      group, client_id], cwd=dest, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.stderr = []
         threading.Thread(target=self._read, daemon=True).start()

@@ -294,7 +294,7 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
         m.rack_id = p.rack_id;
     m.client_id = p.client_id;
     m.client_host = p.client_host;
-    m.session_deadline_ms = now + config_.session_timeout_ms;
+    m.session_deadline_ms = now + p.session_timeout_ms.value_or(config_.session_timeout_ms);
     g->put(m);  // the subscription counts in the bump below
 
     maybe_bump(*g, changed, topics);
@@ -315,7 +315,7 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
     HeartbeatResult r;
     r.member_id = m.member_id;
     r.member_epoch = m.member_epoch;
-    r.heartbeat_interval_ms = config_.heartbeat_interval_ms;
+    r.heartbeat_interval_ms = p.heartbeat_interval_ms.value_or(config_.heartbeat_interval_ms);
     const bool full_request =
         p.member_epoch == 0 || (p.rebalance_timeout_ms != -1 &&
                                 (p.subscribed_topic_names || p.subscribed_topic_regex) && p.owned);

@@ -49,6 +49,10 @@ struct HeartbeatParams {
     std::optional<Assignment> owned;  // null: unchanged since the last heartbeat
     std::string client_id;
     std::string client_host;
+    // The group's own consumer.session.timeout.ms / consumer.heartbeat.interval.ms (its group
+    // configs), when set: they take the place of the broker's for this heartbeat.
+    std::optional<int32_t> session_timeout_ms;
+    std::optional<int32_t> heartbeat_interval_ms;
 };
 
 struct HeartbeatResult {

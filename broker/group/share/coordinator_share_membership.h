@@ -3,8 +3,8 @@
 // Broker, set with Broker::set_share_membership at start-up.
 #pragma once
 
+#include "broker/group/group_configs.h"
 #include "broker/group/group_coordinator.h"
-#include "broker/group/share/group_configs.h"
 #include "broker/share/share_membership.h"
 
 namespace skiff::broker::group::share {

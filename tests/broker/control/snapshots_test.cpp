@@ -38,6 +38,7 @@ class SnapshotTest : public ControlTest {
         std::vector<std::string> txn_ids;
         std::vector<security::AclBinding> acls;    // sorted
         std::map<std::string, std::string> users;  // "<user>/<mechanism>" -> "<salt>/<iterations>"
+        group::GroupConfigValues billing_configs;  // group "billing"'s own configs
     };
 
     State state() {
@@ -67,6 +68,7 @@ class SnapshotTest : public ControlTest {
             s.offsets[g] = broker().groups().offsets().group_offsets(g);
         for (const auto& t : broker().transactions().list())
             s.txn_ids.push_back(t.transactional_id);
+        s.billing_configs = broker().group_configs().values("billing");
         return s;
     }
 
@@ -87,6 +89,11 @@ class SnapshotTest : public ControlTest {
         EXPECT_EQ(a.txn_ids, b.txn_ids);
         EXPECT_EQ(a.acls, b.acls);
         EXPECT_EQ(a.users, b.users);
+        EXPECT_EQ(a.billing_configs, b.billing_configs);
+    }
+    void set_billing_config(const std::string& name, const std::string& value) {
+        ASSERT_EQ(broker().group_configs().set("billing", {{name, value}}, false).error,
+                  ErrorCode::none);
     }
 };
 
@@ -189,12 +196,15 @@ TEST_F(SnapshotTest, ResetThenRestoreBringsTheStateBack) {
     create_topic("orders", 1);
     append("orders", 0, 30);
     commit("billing", "orders", 0, 30);
+    set_billing_config("consumer.heartbeat.interval.ms", "6000");
     const State before = state();
     ASSERT_TRUE(take_snapshot(broker(), "s").error.empty());
     control::reset_broker(broker(), {});
     EXPECT_TRUE(user_topics().empty());
+    EXPECT_TRUE(broker().group_configs().values("billing").empty());
     ASSERT_EQ(restore_snapshot(broker(), "s"), "");
     expect_equal(before, state());
+    EXPECT_EQ(before.billing_configs.size(), 1u);
 }
 
 // --- Crashes in the middle of a restore ------------------------------------------------------
@@ -273,6 +283,7 @@ TEST_P(SnapshotCrashTest, TheStateIsTheOldOrTheSnapshotsNeverAMix) {
               ErrorCode::none);
     ASSERT_FALSE(broker().authorizer()->acls().add({acl("orders", "User:alice")}));
     set_user("alice", std::string(16, 'a'), 4096);
+    set_billing_config("consumer.heartbeat.interval.ms", "6000");
     const State snapshot = state();
     ASSERT_TRUE(take_snapshot(broker(), "base").error.empty());
 
@@ -295,6 +306,7 @@ TEST_P(SnapshotCrashTest, TheStateIsTheOldOrTheSnapshotsNeverAMix) {
     ASSERT_FALSE(broker().authorizer()->acls().add({acl("newcomer", "User:bob")}));
     set_user("alice", std::string(16, 'z'), 8192);
     set_user("bob", std::string(16, 'b'), 4096);
+    set_billing_config("share.isolation.level", "read_committed");
     ASSERT_TRUE(broker().logs().checkpoint().has_value());
     const State old = state();
 

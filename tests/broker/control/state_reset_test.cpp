@@ -27,6 +27,11 @@ TEST_F(ResetTest, TopicsGroupsOffsetsAndTransactionalIdsAreGone) {
     auto pid = broker().transactions().init_producer_id("tx-1", 60000, -1, -1);
     ASSERT_EQ(pid.error, ErrorCode::none);
     const auto old_id = *broker().topics().topic_id("orders");
+    ASSERT_EQ(broker()
+                  .group_configs()
+                  .set("billing", {{"consumer.heartbeat.interval.ms", "6000"}}, false)
+                  .error,
+              ErrorCode::none);
 
     auto report = reset_broker(broker(), {});
     EXPECT_TRUE(report.error.empty()) << report.error;
@@ -41,6 +46,8 @@ TEST_F(ResetTest, TopicsGroupsOffsetsAndTransactionalIdsAreGone) {
     EXPECT_TRUE(broker().groups().offsets().groups().empty());
     EXPECT_FALSE(committed("billing", "orders", 0));
     EXPECT_TRUE(broker().transactions().list().empty());
+    EXPECT_TRUE(broker().group_configs().values("billing").empty())
+        << "a group id used again would inherit them";
     // Only the internal topics' dirs are left as partition dirs (the others are *-delete dirs).
     EXPECT_EQ(partition_dirs(),
               (std::vector<std::string>{"__consumer_offsets-0", "__transaction_state-0"}));
@@ -65,11 +72,17 @@ TEST_F(ResetTest, StaysEmptyAfterARestart) {
     commit("billing", "orders", 1, 3);
     ASSERT_EQ(broker().transactions().init_producer_id("tx-1", 60000, -1, -1).error,
               ErrorCode::none);
+    ASSERT_EQ(broker()
+                  .group_configs()
+                  .set("billing", {{"consumer.heartbeat.interval.ms", "6000"}}, false)
+                  .error,
+              ErrorCode::none);
     auto report = reset_broker(broker(), {});
     ASSERT_TRUE(report.error.empty()) << report.error;
 
     restart();  // as after kill -9: no clean shutdown
     EXPECT_TRUE(user_topics().empty());
+    EXPECT_TRUE(broker().group_configs().values("billing").empty());
     EXPECT_TRUE(broker().groups().offsets().groups().empty());
     EXPECT_TRUE(broker().groups().list().empty());
     EXPECT_TRUE(broker().transactions().list().empty());

@@ -6,6 +6,7 @@
 
 #include "broker/group/classic/classic_records.h"
 #include "broker/group/consumer/consumer_records.h"
+#include "broker/group/group_configs.h"
 #include "tests/broker/group/coordinator_fixture.h"
 
 namespace skiff::broker::group {
@@ -131,6 +132,35 @@ TEST_F(GroupRestoreTest, ConsumerGroupResumesWithEpochsAndAssignments) {
     ASSERT_EQ(r.error, ErrorCode::none) << r.error_message.value_or("");
     EXPECT_EQ(r.member_epoch, a.member_epoch);
     EXPECT_EQ(coordinator->consumer_describe("g").group_epoch, before.group_epoch);
+}
+
+TEST_F(GroupRestoreTest, RestoredMembersSessionsAreTheGroupsOwn) {
+    coordinator->restore(view());
+    form_consumer_group();
+    // The group's consumer.session.timeout.ms, 3 s (the broker's is 45 s).
+    config::BrokerConfig broker;
+    broker.group_consumer_min_session_timeout_ms = 1000;
+    broker.group_consumer_min_heartbeat_interval_ms = 100;
+    GroupConfigs configs(dir.path() / kGroupConfigsFile, broker);
+    ASSERT_EQ(configs
+                  .set("g",
+                       {{"consumer.session.timeout.ms", "3000"},
+                        {"consumer.heartbeat.interval.ms", "1000"}},
+                       false)
+                  .error,
+              ErrorCode::none);
+
+    // Restored without the group configs: the broker's 45 s.
+    ASSERT_EQ(restart(), 1u);
+    advance(3100);
+    EXPECT_EQ(coordinator->consumer_describe("g").members.size(), 2u);
+    // With them: both members, silent since the restart, are gone after 3 s.
+    make(0);
+    ASSERT_EQ(coordinator->restore(view(), &configs), 1u);
+    advance(2900);
+    EXPECT_EQ(coordinator->consumer_describe("g").members.size(), 2u);
+    advance(200);
+    EXPECT_EQ(coordinator->consumer_describe("g").members.size(), 0u);
 }
 
 TEST_F(GroupRestoreTest, IdleHeartbeatsWriteNothing) {

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "broker/topics/topic_ids.h"
-#include "handler_fixture.h"
+#include "group_config_fixture.h"
 
 namespace skiff::broker::test {
 namespace {
@@ -17,7 +17,7 @@ using protocol::ConsumerGroupHeartbeatRequest;
 constexpr int16_t kHeartbeatVersion = 1;
 constexpr int16_t kDescribeVersion = 1;
 
-class ConsumerGroupHeartbeatTest : public HandlerTest {
+class ConsumerGroupHeartbeatTest : public GroupConfigTest {
   protected:
     void SetUp() override { create_topic("orders", 4); }
     protocol::Uuid id_of(const std::string& topic) {
@@ -115,6 +115,50 @@ TEST_F(ConsumerGroupHeartbeatTest, ErrorsComeWithAMessage) {
     unknown.member_epoch = 3;
     EXPECT_EQ(run(handle_consumer_group_heartbeat, unknown, kHeartbeatVersion).error_code,
               ErrorCode::unknown_member_id);
+}
+
+// consumer.heartbeat.interval.ms and consumer.session.timeout.ms on the GROUP resource (KIP-848's
+// group configs): described with the broker's values until set, refused outside the broker's
+// bounds, and the interval the heartbeat answers once set (the session timeout's effect is in
+// tests/broker/group/consumer/consumer_protocol_test.cpp, on a fake clock).
+TEST_F(ConsumerGroupHeartbeatTest, TheGroupsOwnHeartbeatIntervalIsAnswered) {
+    auto described = describe_group();
+    EXPECT_EQ(described["consumer.heartbeat.interval.ms"],
+              (std::pair<std::string, int8_t>{"5000", 5}));
+    EXPECT_EQ(described["consumer.session.timeout.ms"],
+              (std::pair<std::string, int8_t>{"45000", 5}));
+    EXPECT_EQ(
+        run(handle_consumer_group_heartbeat, join("m1"), kHeartbeatVersion).heartbeat_interval_ms,
+        5000);
+    auto refused = alter_group("consumer.heartbeat.interval.ms", "4000").responses.at(0);
+    EXPECT_EQ(refused.error_code, ErrorCode::invalid_config);
+    EXPECT_NE(refused.error_message.value_or("").find("group.consumer.min.heartbeat.interval.ms"),
+              std::string::npos);
+    EXPECT_EQ(alter_group("consumer.session.timeout.ms", "61000").responses.at(0).error_code,
+              ErrorCode::invalid_config);
+
+    ASSERT_EQ(alter_group("consumer.heartbeat.interval.ms", "8000").responses.at(0).error_code,
+              ErrorCode::none);
+    EXPECT_EQ(describe_group()["consumer.heartbeat.interval.ms"],
+              (std::pair<std::string, int8_t>{"8000", 8}));
+    ConsumerGroupHeartbeatRequest hb;
+    hb.group_id = "g";
+    hb.member_id = "m1";
+    hb.member_epoch = 1;
+    EXPECT_EQ(run(handle_consumer_group_heartbeat, hb, kHeartbeatVersion).heartbeat_interval_ms,
+              8000)
+        << "a member already in the group gets it at its next heartbeat";
+    // Another group keeps the broker's; DELETE gives it back.
+    auto other = join("o1");
+    other.group_id = "other";
+    EXPECT_EQ(run(handle_consumer_group_heartbeat, other, kHeartbeatVersion).heartbeat_interval_ms,
+              5000);
+    ASSERT_EQ(alter_group("consumer.heartbeat.interval.ms", std::nullopt, protocol::kConfigOpDelete)
+                  .responses.at(0)
+                  .error_code,
+              ErrorCode::none);
+    EXPECT_EQ(run(handle_consumer_group_heartbeat, hb, kHeartbeatVersion).heartbeat_interval_ms,
+              5000);
 }
 
 class ConsumerProtocolDisabledTest : public HandlerTest {};

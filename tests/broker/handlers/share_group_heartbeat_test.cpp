@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "broker/topics/topic_ids.h"
-#include "handler_fixture.h"
+#include "group_config_fixture.h"
 
 namespace skiff::broker::test {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 using protocol::ShareGroupDescribeRequest;
 using protocol::ShareGroupHeartbeatRequest;
 
-class ShareGroupHeartbeatTest : public HandlerTest {
+class ShareGroupHeartbeatTest : public GroupConfigTest {
   protected:
     void SetUp() override { create_topic("jobs", 3); }
     static ShareGroupHeartbeatRequest join(const std::string& member) {
@@ -23,34 +23,6 @@ class ShareGroupHeartbeatTest : public HandlerTest {
         req.member_epoch = 0;
         req.subscribed_topic_names = std::vector<std::string>{"jobs"};
         return req;
-    }
-    protocol::IncrementalAlterConfigsResponse alter_group(const std::string& name,
-                                                          std::optional<std::string> value,
-                                                          int8_t op = protocol::kConfigOpSet) {
-        protocol::IncrementalAlterConfigsRequest req;
-        protocol::IncrementalAlterConfigsResource res;
-        res.resource_type = protocol::kResourceTypeGroup;
-        res.resource_name = "g";
-        protocol::AlterableConfigOp c;
-        c.name = name;
-        c.config_operation = op;
-        c.value = std::move(value);
-        res.configs.push_back(c);
-        req.resources.push_back(res);
-        return run(handle_incremental_alter_configs, req, 1);
-    }
-    std::map<std::string, std::pair<std::string, int8_t>> describe_group() {
-        protocol::DescribeConfigsRequest req;
-        protocol::DescribeConfigsResource res;
-        res.resource_type = protocol::kResourceTypeGroup;
-        res.resource_name = "g";
-        req.resources.push_back(res);
-        auto resp = run(handle_describe_configs, req, 4);
-        std::map<std::string, std::pair<std::string, int8_t>> out;
-        EXPECT_EQ(resp.results.size(), 1u);
-        for (const auto& c : resp.results.at(0).configs)
-            out[c.name] = {c.value.value_or(""), c.config_source};
-        return out;
     }
 };
 
@@ -149,8 +121,7 @@ TEST_F(ShareGroupHeartbeatTest, GroupConfigsAreValidatedKeptAndApplied) {
               ErrorCode::none);
     EXPECT_EQ(broker().share_membership()->config("g").delivery_count_limit, 5);
     // Kept in the log directory: a new GroupConfigs over the file reads the same.
-    group::share::GroupConfigs reread(std::filesystem::path(config.log_dir) / "group-configs",
-                                      config);
+    group::GroupConfigs reread(std::filesystem::path(config.log_dir) / "group-configs", config);
     EXPECT_EQ(reread.values("g").at("share.isolation.level"), "read_committed");
     EXPECT_EQ(reread.values("g").count("share.delivery.count.limit"), 0u);
 }

@@ -1,15 +1,15 @@
 // One consumer-protocol member (@platformatic/kafka, groupProtocol 'consumer') of a group, for
-// tests that drive it from outside (test_group_migration.py): it prints "assigned P,P,..."
-// whenever its partitions change and "got VALUE" for each message, commits every 100 ms, and
-// on a "leave" line on stdin leaves the group, prints "left" and exits.
+// tests that drive it from outside (test_group_migration.py, test_group_configs.py): it prints
+// "assigned P,P,..." whenever its partitions change and "got VALUE" for each message, commits
+// every 100 ms, and on a "leave" line on stdin leaves the group, prints "left" and exits.
 //
-// Usage: node platformatic_group_member.mjs HOST:PORT TOPIC GROUP
+// Usage: node platformatic_group_member.mjs HOST:PORT TOPIC GROUP [CLIENT_ID]
 import { createInterface } from 'node:readline'
 import { Consumer, stringDeserializers } from '@platformatic/kafka'
 
-const [broker, topic, group] = process.argv.slice(2)
+const [broker, topic, group, clientId = 'migration-member'] = process.argv.slice(2)
 const consumer = new Consumer({
-  clientId: 'migration-member', groupId: group, groupProtocol: 'consumer',
+  clientId, groupId: group, groupProtocol: 'consumer',
   deserializers: stringDeserializers, bootstrapBrokers: [broker], retries: 20, retryDelay: 200
 })
 const stream = await consumer.consume({

@@ -203,6 +203,29 @@ TEST_F(ConsumerProtocolTest, ASilentMemberIsRemovedAfterItsSessionTimeout) {
     (void)a;
 }
 
+TEST_F(ConsumerProtocolTest, TheGroupsOwnSessionTimeoutAndIntervalTakeTheBrokersPlace) {
+    // What the handler passes when the group has consumer.session.timeout.ms and
+    // consumer.heartbeat.interval.ms of its own (group configs): 3 s and 700 ms here, against
+    // the broker's 45 s and 5 s.
+    auto own = [](HeartbeatParams p) {
+        p.session_timeout_ms = 3000;
+        p.heartbeat_interval_ms = 700;
+        return p;
+    };
+    auto a = beat(own(joining("a")));
+    EXPECT_EQ(a.heartbeat_interval_ms, 700);
+    auto b = beat(joining("b"));
+    EXPECT_EQ(b.heartbeat_interval_ms, 5000) << "without them, the broker's";
+    for (int i = 0; i < 3; ++i) {
+        advance(1000);
+        beat(steady("b", 2, Assignment{}));
+    }
+    advance(100);  // a silent for 3.1 s: past its 3 s, far inside the broker's 45 s
+    auto d = coordinator->consumer_describe("g");
+    ASSERT_EQ(d.members.size(), 1u);
+    EXPECT_EQ(d.members[0].member.member_id, "b");
+}
+
 TEST_F(ConsumerProtocolTest, AMemberThatDoesNotRevokeInTimeIsRemoved) {
     auto a = beat(joining("a"));
     beat(joining("b"));

@@ -1,7 +1,9 @@
 // Group configs (KIP-848 / KIP-932's GROUP config resource, type 32): a group's own values of
-// the share.* settings, set with IncrementalAlterConfigs and read with DescribeConfigs, as
-// Kafka's GroupConfig. Validated with Kafka's rules (a share.* value outside the broker's
-// group.share.min/max.* bounds, an unknown name or a malformed value is INVALID_CONFIG) and kept
+// the consumer.* settings (consumer groups) and the share.* settings (share groups), set with
+// IncrementalAlterConfigs and read with DescribeConfigs, as Kafka's GroupConfig. Validated with
+// Kafka's rules (a value outside the broker's group.consumer.* / group.share.* min and max
+// bounds, a session timeout not above the heartbeat interval, an unknown name or a malformed
+// value is INVALID_CONFIG) and kept
 // durable in <log dir>/group-configs (one "group<TAB>name<TAB>value" line per value, group
 // percent-encoded; written atomically before a change is answered), as topic overrides are
 // kept in topic-configs/. A group need not exist to have configs (Kafka allows configuring a
@@ -23,12 +25,25 @@
 #include "config/broker_config.h"
 #include "protocol/error_code.h"
 
-namespace skiff::broker::group::share {
+namespace skiff::broker::group {
 
 using GroupConfigValues = std::map<std::string, std::string>;
 
-// The group config names Kafka 4.2 has for share groups, in the order DescribeConfigs lists them.
-const std::vector<std::string_view>& share_group_config_names();
+// The file in the log dir (and in a snapshot, broker/control/snapshots.h) that holds them.
+inline constexpr const char* kGroupConfigsFile = "group-configs";
+
+// The names a group's members' timing comes from, each over the broker setting of the same name
+// with a `group.` prefix.
+inline constexpr std::string_view kConsumerSessionTimeoutMs = "consumer.session.timeout.ms";
+inline constexpr std::string_view kConsumerHeartbeatIntervalMs = "consumer.heartbeat.interval.ms";
+inline constexpr std::string_view kShareSessionTimeoutMs = "share.session.timeout.ms";
+inline constexpr std::string_view kShareHeartbeatIntervalMs = "share.heartbeat.interval.ms";
+
+// The group config names Kafka 4.2 has for consumer and share groups (not its streams.* ones:
+// skiff has no streams groups), in the order DescribeConfigs lists them.
+const std::vector<std::string_view>& group_config_names();
+// consumer.session.timeout.ms and the other names whose values are integers.
+bool is_int_group_config(std::string_view name);
 
 class GroupConfigs {
   public:
@@ -40,6 +55,9 @@ class GroupConfigs {
         std::string message;
     };
     Refusal validate(const std::string& name, const std::string& value) const;
+    // NONE, or INVALID_CONFIG when a group's whole set of values, over the broker's defaults,
+    // has a session timeout not above its heartbeat interval (consumer.* or share.*).
+    Refusal validate_together(const GroupConfigValues& values) const;
 
     // The group's own values (empty: none).
     GroupConfigValues values(const std::string& group_id) const;
@@ -48,15 +66,23 @@ class GroupConfigs {
     Refusal set(const std::string& group_id, const GroupConfigValues& values, bool validate_only);
     // DeleteGroups: the group's configs go with it.
     void erase(const std::string& group_id);
+    // broker/control's reset: every group's configs go. False when the file was not written.
+    bool clear();
+    // broker/control's snapshot restore: every group's configs become those in `file` (a copy
+    // of this file; none when it does not exist). False when the file was not written.
+    bool replace_all_from(const std::filesystem::path& file);
 
     // The broker default of a name, as DescribeConfigs shows it ("" for an unknown name).
     std::string default_value(std::string_view name) const;
     // The group's settings for its share-partitions: the broker defaults, its values over them.
     broker::share::ShareGroupConfig share_config(const std::string& group_id) const;
-    // The group's share.session.timeout.ms / share.heartbeat.interval.ms, when it set them.
+    // The group's own value of an integer config (consumer.session.timeout.ms,
+    // share.heartbeat.interval.ms, ...), nullopt when it set none: the broker's setting applies.
     std::optional<int32_t> int_value(const std::string& group_id, std::string_view name) const;
 
   private:
+    using AllGroups = std::map<std::string, GroupConfigValues>;
+    static AllGroups read(const std::filesystem::path& file);
     bool write_locked(const std::map<std::string, GroupConfigValues>& all) const;
 
     std::filesystem::path file_;
@@ -69,4 +95,4 @@ class GroupConfigs {
 // PnDTnHnMn.nS, each part optional, non-negative): milliseconds, or nullopt when malformed.
 std::optional<int64_t> parse_iso8601_duration_ms(std::string_view text);
 
-}  // namespace skiff::broker::group::share
+}  // namespace skiff::broker::group

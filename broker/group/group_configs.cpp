@@ -1,4 +1,4 @@
-#include "broker/group/share/group_configs.h"
+#include "broker/group/group_configs.h"
 
 #include <spdlog/spdlog.h>
 
@@ -9,7 +9,7 @@
 
 #include "storage/durable_file.h"
 
-namespace skiff::broker::group::share {
+namespace skiff::broker::group {
 
 using protocol::ErrorCode;
 
@@ -18,8 +18,6 @@ namespace {
 constexpr std::string_view kAutoOffsetReset = "share.auto.offset.reset";
 constexpr std::string_view kIsolationLevel = "share.isolation.level";
 constexpr std::string_view kRecordLockDuration = "share.record.lock.duration.ms";
-constexpr std::string_view kSessionTimeout = "share.session.timeout.ms";
-constexpr std::string_view kHeartbeatInterval = "share.heartbeat.interval.ms";
 constexpr std::string_view kDeliveryCountLimit = "share.delivery.count.limit";
 // Kafka's GroupConfig bounds of share.delivery.count.limit
 // (group.share.min/max.delivery.count.limit).
@@ -73,11 +71,16 @@ GroupConfigs::Refusal refuse(const std::string& name, const std::string& value,
 
 }  // namespace
 
-const std::vector<std::string_view>& share_group_config_names() {
-    static const std::vector<std::string_view> names = {kAutoOffsetReset,    kDeliveryCountLimit,
-                                                        kHeartbeatInterval,  kIsolationLevel,
-                                                        kRecordLockDuration, kSessionTimeout};
+const std::vector<std::string_view>& group_config_names() {
+    static const std::vector<std::string_view> names = {
+        kConsumerHeartbeatIntervalMs, kConsumerSessionTimeoutMs, kAutoOffsetReset,
+        kDeliveryCountLimit,          kShareHeartbeatIntervalMs, kIsolationLevel,
+        kRecordLockDuration,          kShareSessionTimeoutMs};
     return names;
+}
+
+bool is_int_group_config(std::string_view name) {
+    return name != kAutoOffsetReset && name != kIsolationLevel;
 }
 
 std::optional<int64_t> parse_iso8601_duration_ms(std::string_view t) {
@@ -131,17 +134,21 @@ std::optional<int64_t> parse_iso8601_duration_ms(std::string_view t) {
 }
 
 GroupConfigs::GroupConfigs(std::filesystem::path file, const config::BrokerConfig& broker)
-    : file_(std::move(file)), broker_(broker) {
-    std::ifstream in(file_);
+    : file_(std::move(file)), broker_(broker), groups_(read(file_)) {}
+
+GroupConfigs::AllGroups GroupConfigs::read(const std::filesystem::path& file) {
+    AllGroups groups;
+    std::ifstream in(file);
     std::string line;
     while (std::getline(in, line)) {
         auto a = line.find('\t');
         auto b = a == std::string::npos ? a : line.find('\t', a + 1);
         if (b == std::string::npos)
             continue;
-        groups_[decode(std::string_view(line).substr(0, a))][line.substr(a + 1, b - a - 1)] =
+        groups[decode(std::string_view(line).substr(0, a))][line.substr(a + 1, b - a - 1)] =
             decode(std::string_view(line).substr(b + 1));
     }
+    return groups;
 }
 
 GroupConfigs::Refusal GroupConfigs::validate(const std::string& name,
@@ -165,11 +172,21 @@ GroupConfigs::Refusal GroupConfigs::validate(const std::string& name,
                        broker_.group_share_max_record_lock_duration_ms,
                        "group.share.min.record.lock.duration.ms",
                        "group.share.max.record.lock.duration.ms");
-    if (name == kSessionTimeout)
+    if (name == kConsumerSessionTimeoutMs)
+        return bounded(broker_.group_consumer_min_session_timeout_ms,
+                       broker_.group_consumer_max_session_timeout_ms,
+                       "group.consumer.min.session.timeout.ms",
+                       "group.consumer.max.session.timeout.ms");
+    if (name == kConsumerHeartbeatIntervalMs)
+        return bounded(broker_.group_consumer_min_heartbeat_interval_ms,
+                       broker_.group_consumer_max_heartbeat_interval_ms,
+                       "group.consumer.min.heartbeat.interval.ms",
+                       "group.consumer.max.heartbeat.interval.ms");
+    if (name == kShareSessionTimeoutMs)
         return bounded(broker_.group_share_min_session_timeout_ms,
                        broker_.group_share_max_session_timeout_ms,
                        "group.share.min.session.timeout.ms", "group.share.max.session.timeout.ms");
-    if (name == kHeartbeatInterval)
+    if (name == kShareHeartbeatIntervalMs)
         return bounded(broker_.group_share_min_heartbeat_interval_ms,
                        broker_.group_share_max_heartbeat_interval_ms,
                        "group.share.min.heartbeat.interval.ms",
@@ -199,6 +216,23 @@ GroupConfigs::Refusal GroupConfigs::validate(const std::string& name,
     return {ErrorCode::invalid_config, "Unknown group config name: " + name};
 }
 
+GroupConfigs::Refusal GroupConfigs::validate_together(const GroupConfigValues& values) const {
+    // Kafka validates the group's values over the broker's defaults as one config, so a timeout
+    // lowered below the default interval is refused even when the interval is not set.
+    auto effective = [&](std::string_view name) {
+        auto it = values.find(std::string(name));
+        auto own = it == values.end() ? std::nullopt : parse_int(it->second);
+        return own ? *own : *parse_int(default_value(name));
+    };
+    for (auto [timeout, interval] :
+         {std::pair{kConsumerSessionTimeoutMs, kConsumerHeartbeatIntervalMs},
+          std::pair{kShareSessionTimeoutMs, kShareHeartbeatIntervalMs}})
+        if (effective(timeout) <= effective(interval))
+            return {ErrorCode::invalid_config,
+                    std::string(timeout) + " must be greater than " + std::string(interval)};
+    return {};
+}
+
 GroupConfigValues GroupConfigs::values(const std::string& group_id) const {
     std::lock_guard lock(mutex_);
     auto it = groups_.find(group_id);
@@ -224,6 +258,8 @@ GroupConfigs::Refusal GroupConfigs::set(const std::string& group_id,
     for (const auto& [name, value] : values)
         if (auto r = validate(name, value); r.error != ErrorCode::none)
             return r;
+    if (auto r = validate_together(values); r.error != ErrorCode::none)
+        return r;
     if (validate_only)
         return {};
     std::lock_guard lock(mutex_);
@@ -248,6 +284,25 @@ void GroupConfigs::erase(const std::string& group_id) {
         groups_ = std::move(next);
 }
 
+bool GroupConfigs::clear() {
+    std::lock_guard lock(mutex_);
+    if (groups_.empty())
+        return true;
+    if (!write_locked({}))
+        return false;
+    groups_.clear();
+    return true;
+}
+
+bool GroupConfigs::replace_all_from(const std::filesystem::path& file) {
+    AllGroups next = read(file);
+    std::lock_guard lock(mutex_);
+    if (!write_locked(next))
+        return false;
+    groups_ = std::move(next);
+    return true;
+}
+
 std::string GroupConfigs::default_value(std::string_view name) const {
     if (name == kAutoOffsetReset)
         return "latest";
@@ -255,9 +310,13 @@ std::string GroupConfigs::default_value(std::string_view name) const {
         return "read_uncommitted";
     if (name == kRecordLockDuration)
         return std::to_string(broker_.group_share_record_lock_duration_ms);
-    if (name == kSessionTimeout)
+    if (name == kConsumerSessionTimeoutMs)
+        return std::to_string(broker_.group_consumer_session_timeout_ms);
+    if (name == kConsumerHeartbeatIntervalMs)
+        return std::to_string(broker_.group_consumer_heartbeat_interval_ms);
+    if (name == kShareSessionTimeoutMs)
         return std::to_string(broker_.group_share_session_timeout_ms);
-    if (name == kHeartbeatInterval)
+    if (name == kShareHeartbeatIntervalMs)
         return std::to_string(broker_.group_share_heartbeat_interval_ms);
     if (name == kDeliveryCountLimit)
         return std::to_string(broker_.group_share_delivery_count_limit);
@@ -308,4 +367,4 @@ broker::share::ShareGroupConfig GroupConfigs::share_config(const std::string& gr
     return c;
 }
 
-}  // namespace skiff::broker::group::share
+}  // namespace skiff::broker::group
