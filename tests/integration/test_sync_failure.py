@@ -23,7 +23,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
 
-from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition  # noqa: E402
 
 FAULTY_FS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faulty_fs.py")
 TOPIC = "synced"
@@ -62,11 +62,12 @@ class SyncFailureTest(unittest.TestCase):
         else:
             os.unlink(self.switch)
 
-    def produce(self, broker, values):
-        """Idempotent acks=all; returns the values acknowledged and the delivery errors."""
-        p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all",
-                      "enable.idempotence": True, "linger.ms": 0, "message.timeout.ms": 6000,
-                      "broker.address.family": "v4"})
+    def produce(self, broker, values, **conf):
+        """Idempotent acks=all unless `conf` says otherwise; returns the values acknowledged
+        and the delivery errors."""
+        p = Producer(dict({"bootstrap.servers": broker.bootstrap, "acks": "all",
+                           "enable.idempotence": True, "linger.ms": 0,
+                           "message.timeout.ms": 6000, "broker.address.family": "v4"}, **conf))
         acked, errors = [], []
 
         def on_delivery(err, msg):
@@ -167,6 +168,12 @@ class SyncFailureTest(unittest.TestCase):
         acked, errors = self.produce(broker, [b"refused-%d" % i for i in range(5)])
         self.assertEqual(acked, [])
         self.assertEqual(len(errors), 5)
+        # The broker's answer itself, which the idempotent producer retries until its timeout:
+        # a producer without retries is told KAFKA_STORAGE_ERROR.
+        acked, errors = self.produce(broker, [b"refused-once"], **{"enable.idempotence": False,
+                                                                   "retries": 0})
+        self.assertEqual(acked, [])
+        self.assertEqual([e.code() for e in errors], [KafkaError.KAFKA_STORAGE_ERROR])
         self.assertTrue(broker.alive())
         self.assertIn("Input/output error", broker.log_text())
         os.unlink(self.switch + ".writes")
