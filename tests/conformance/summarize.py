@@ -26,6 +26,8 @@ import re
 import sys
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# The runner's header of a failure: the test, its sub-test (if any), where it failed.
+FAILED_AT = re.compile(r'^### Test "([^" (]+)(?: \((.*)\))?" failed at (\S+) at .*###$')
 # Skipped by -L (a local test, no broker needed): not a result, and not to run again.
 FILTERED = ("Filtered due to negative test flags", "filtered due to test flags")
 FINAL = ("PASSED", "FAILED", "SKIPPED", "FILTERED")
@@ -81,7 +83,7 @@ def messages(path):
     first = {}
     lines = read(path).splitlines()
     for i, line in enumerate(lines):
-        m = re.match(r'^### Test "([^" (]+)(?: \((.*)\))?" failed at (\S+) at .*###$', line)
+        m = FAILED_AT.match(line)
         if m and ("F", m.group(1)) not in first:
             msg = lines[i + 1].strip() if i + 1 < len(lines) else ""
             sub = f"[{m.group(2)}] " if m.group(2) else ""
@@ -102,7 +104,8 @@ def failure_context(out_dir, name, count=30):
         lines = read(out[:-4] + ".err").splitlines()
         own = []
         for line in lines:
-            if re.match(r'^### Test "' + re.escape(name) + r'[" ].* failed at ', line):
+            failed = FAILED_AT.match(line)
+            if failed and failed.group(1) == name:
                 return own[-count:]
             if prefix.match(line):
                 own.append(line)
