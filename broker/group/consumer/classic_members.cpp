@@ -116,6 +116,8 @@ void ConsumerProtocol::classic_join(ConsumerGroup& g, const JoinParams& p, const
     m.classic = ClassicMembership{p.session_timeout_ms, p.protocols};
     const int64_t now = now_();
     m.session_deadline_ms = now + p.session_timeout_ms;
+    m.classic_join_deadline_ms = 0;
+    m.classic_sync_deadline_ms = now + p.rebalance_timeout_ms;
     g.put(m);
 
     maybe_bump(g, changed, topics);
@@ -143,6 +145,11 @@ void ConsumerProtocol::classic_join(ConsumerGroup& g, const JoinParams& p, const
     reply(std::move(r));
 }
 
+void ConsumerProtocol::await_rejoin(ConsumerMember& m) const {
+    if (m.classic_join_deadline_ms == 0)
+        m.classic_join_deadline_ms = now_() + m.rebalance_timeout_ms;
+}
+
 SyncResult ConsumerProtocol::classic_sync(ConsumerGroup& g, const SyncParams& p) {
     ClassicFound f = find_classic_member(g, p.member_id, p.group_instance_id);
     if (!f.member)
@@ -153,9 +160,13 @@ SyncResult ConsumerProtocol::classic_sync(ConsumerGroup& g, const SyncParams& p)
     if ((p.protocol_type && *p.protocol_type != kConsumerProtocolType) ||
         (p.protocol_name && *p.protocol_name != m.classic->protocols.front().first))
         return sync_error(ErrorCode::inconsistent_group_protocol);
-    if (g.group_epoch > m.member_epoch && m.state != MemberState::unrevoked_partitions)
+    if (g.group_epoch > m.member_epoch && m.state != MemberState::unrevoked_partitions) {
+        await_rejoin(m);
+        g.put(std::move(m));
         return sync_error(ErrorCode::rebalance_in_progress);
+    }
     m.session_deadline_ms = now_() + m.classic->session_timeout_ms;
+    m.classic_sync_deadline_ms = 0;
     SyncResult r;
     r.protocol_type = kConsumerProtocolType;
     r.protocol_name = m.classic->protocols.front().first;
@@ -186,6 +197,8 @@ ErrorCode ConsumerProtocol::classic_heartbeat(ConsumerGroup& g, int32_t generati
     const bool rejoin = m.member_epoch < g.group_epoch ||
                         m.state == MemberState::unrevoked_partitions ||
                         (m.state == MemberState::unreleased_partitions && !waiting);
+    if (rejoin)
+        await_rejoin(m);
     g.put(std::move(m));
     return rejoin ? ErrorCode::rebalance_in_progress : ErrorCode::none;
 }

@@ -59,6 +59,11 @@ struct ConsumerMember {
 
     int64_t session_deadline_ms = 0;     // removed when the clock passes this without a heartbeat
     int64_t revocation_deadline_ms = 0;  // while unrevoked_partitions: fenced after this
+    // A classic member, as Kafka times it: removed when it sends no SyncGroup within its
+    // rebalance timeout of its JoinGroup, or no JoinGroup within it of being told to rejoin,
+    // however it keeps heartbeating (0: not waiting for one).
+    int64_t classic_sync_deadline_ms = 0;
+    int64_t classic_join_deadline_ms = 0;
 };
 
 }  // namespace skiff::broker::group::consumer

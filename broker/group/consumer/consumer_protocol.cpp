@@ -388,9 +388,12 @@ DescribedConsumerGroup ConsumerProtocol::describe(const std::string& group_id) c
 void ConsumerProtocol::tick(int64_t now_ms) {
     groups_.for_each_of<ConsumerGroup>([&](ConsumerGroup& g) {
         std::vector<std::string> expired;
+        auto passed = [now_ms](int64_t deadline) { return deadline != 0 && now_ms > deadline; };
         for (const auto& [id, m] : g.members())
             if (now_ms > m.session_deadline_ms ||
-                (m.state == MemberState::unrevoked_partitions && now_ms > m.revocation_deadline_ms))
+                (m.state == MemberState::unrevoked_partitions &&
+                 now_ms > m.revocation_deadline_ms) ||
+                passed(m.classic_sync_deadline_ms) || passed(m.classic_join_deadline_ms))
                 expired.push_back(id);
         for (const auto& id : expired)
             remove_member(g, id);

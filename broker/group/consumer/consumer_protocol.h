@@ -92,7 +92,9 @@ class ConsumerProtocol {
     // JoinGroup, SyncGroup, Heartbeat and LeaveGroup of a member that speaks the classic
     // protocol, served from the consumer group's own assignment. The member joins as a follower
     // (no leader: the coordinator assigns), its generation is its member epoch, and its
-    // heartbeat answers REBALANCE_IN_PROGRESS when it must join again to move on.
+    // heartbeat answers REBALANCE_IN_PROGRESS when it must join again to move on. As in Kafka,
+    // one that does not sync within its rebalance timeout of joining, or join within it of
+    // being told to, is removed at the next tick().
     void classic_join(ConsumerGroup& g, const JoinParams& p, const TopicView& topics,
                       const JoinCallback& done, Deferred& deferred);
     SyncResult classic_sync(ConsumerGroup& g, const SyncParams& p);
@@ -111,6 +113,9 @@ class ConsumerProtocol {
     };
     ClassicFound find_classic_member(const ConsumerGroup& g, const std::string& member_id,
                                      const std::optional<std::string>& instance_id) const;
+    // A classic member told to join again: it must within its rebalance timeout of the first
+    // time it was told (Kafka's join timeout, scheduled if absent).
+    void await_rejoin(ConsumerMember& m) const;
     std::optional<HeartbeatResult> invalid(const HeartbeatParams& p) const;
     HeartbeatResult leave(ConsumerGroup& g, const HeartbeatParams& p);
     // The member this heartbeat is from, created or rejoining when the epoch is 0; an error

@@ -146,6 +146,103 @@ TEST_F(MigrationTest, ADisabledPolicyKeepsTheClassicGroup) {
     EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 }
 
+// Classic members of a consumer group are held to their rebalance timeout as in Kafka: one that
+// joins and never syncs, and one told to rejoin that never does, are removed after it, although
+// their sessions (30 s here) are alive.
+struct ClassicTimeoutsTest : MigrationTest {
+    HeartbeatParams consumer_join(std::string id) {
+        HeartbeatParams p;
+        p.api_version = 1;
+        p.group_id = "g";
+        p.member_id = std::move(id);
+        p.rebalance_timeout_ms = 60000;
+        p.subscribed_topic_names = std::vector<std::string>{"t"};
+        p.owned = Assignment{};
+        return p;
+    }
+    JoinParams slow_classic(std::string member_id) {
+        JoinParams p = classic_params(std::move(member_id));
+        p.session_timeout_ms = 30000;
+        p.rebalance_timeout_ms = 3000;
+        return p;
+    }
+    // A consumer group of one consumer-protocol member, "c".
+    void SetUp() override {
+        MigrationTest::SetUp();
+        ASSERT_EQ(beat(consumer_join("c")).error, ErrorCode::none);
+    }
+    // A new classic member joined: its id and generation.
+    std::pair<std::string, int32_t> join_classic() {
+        auto first = join(slow_classic(""));
+        EXPECT_EQ((*first)->error, ErrorCode::member_id_required);
+        const std::string x = (*first)->member_id;
+        auto joined = join(slow_classic(x));
+        EXPECT_TRUE(joined->has_value());
+        EXPECT_EQ((*joined)->error, ErrorCode::none);
+        return {x, (*joined)->generation_id};
+    }
+    size_t members() { return coordinator->consumer_describe("g").members.size(); }
+};
+
+TEST_F(ClassicTimeoutsTest, AClassicMemberThatNeverSyncsIsRemovedAfterItsRebalanceTimeout) {
+    auto [x, generation] = join_classic();
+    ASSERT_EQ(members(), 2u);
+    for (int i = 0; i < 5; ++i) {  // heartbeats alone do not keep it
+        advance(580);
+        coordinator->heartbeat("g", generation, x, std::nullopt);
+    }
+    EXPECT_EQ(members(), 2u) << "2.9 s after its JoinGroup";
+    advance(200);
+    EXPECT_EQ(members(), 1u) << "3.1 s after its JoinGroup without a SyncGroup";
+    EXPECT_EQ(coordinator->heartbeat("g", generation, x, std::nullopt),
+              ErrorCode::unknown_member_id);
+
+    // One that syncs in time stays.
+    auto [y, y_generation] = join_classic();
+    auto synced = sync(y, y_generation);
+    ASSERT_EQ((*synced)->error, ErrorCode::none);
+    for (int i = 0; i < 10; ++i) {
+        advance(500);
+        coordinator->heartbeat("g", y_generation, y, std::nullopt);
+    }
+    EXPECT_EQ(members(), 2u);
+}
+
+TEST_F(ClassicTimeoutsTest, AClassicMemberToldToRejoinMustWithinItsRebalanceTimeout) {
+    auto [x, generation] = join_classic();
+    ASSERT_EQ((*sync(x, generation))->error, ErrorCode::none);
+    ASSERT_EQ(coordinator->heartbeat("g", generation, x, std::nullopt), ErrorCode::none);
+    // A new consumer-protocol member moves the group on: x is told to rejoin, and keeps
+    // heartbeating without doing so. The deadline runs from the first time it was told.
+    ASSERT_EQ(beat(consumer_join("d")).error, ErrorCode::none);
+    ASSERT_EQ(coordinator->heartbeat("g", generation, x, std::nullopt),
+              ErrorCode::rebalance_in_progress);
+    for (int i = 0; i < 5; ++i) {
+        advance(580);
+        EXPECT_EQ(coordinator->heartbeat("g", generation, x, std::nullopt),
+                  ErrorCode::rebalance_in_progress);
+    }
+    EXPECT_EQ(members(), 3u);
+    advance(200);
+    EXPECT_EQ(members(), 2u) << "3.1 s after it was first told to rejoin";
+
+    // One that rejoins in time (and syncs) stays.
+    auto [y, y_generation] = join_classic();
+    ASSERT_EQ((*sync(y, y_generation))->error, ErrorCode::none);
+    ASSERT_EQ(beat(consumer_join("e")).error, ErrorCode::none);
+    ASSERT_EQ(coordinator->heartbeat("g", y_generation, y, std::nullopt),
+              ErrorCode::rebalance_in_progress);
+    advance(1000);
+    auto rejoined = join(slow_classic(y));
+    ASSERT_EQ((*rejoined)->error, ErrorCode::none);
+    ASSERT_EQ((*sync(y, (*rejoined)->generation_id))->error, ErrorCode::none);
+    advance(3000);
+    bool y_there = false;
+    for (const auto& m : coordinator->consumer_describe("g").members)
+        y_there |= m.member.member_id == y;
+    EXPECT_TRUE(y_there);
+}
+
 TEST(EmbeddedConsumerProtocol, SubscriptionAndAssignmentVersions) {
     auto s = decode_subscription(subscription_v0({"a", "b"}));
     ASSERT_TRUE(s) << s.error().message;
