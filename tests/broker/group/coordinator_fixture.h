@@ -43,6 +43,22 @@ class TempDir {
     std::filesystem::path path_;
 };
 
+// A consumer-protocol member's first heartbeat (v1, epoch 0) in group "g", subscribing to
+// `subscribed` and owning nothing.
+inline consumer::HeartbeatParams consumer_joining(std::string id,
+                                                  std::vector<std::string> subscribed = {"t"},
+                                                  int32_t rebalance_timeout_ms = 5000) {
+    consumer::HeartbeatParams p;
+    p.api_version = 1;
+    p.group_id = "g";
+    p.member_id = std::move(id);
+    p.member_epoch = 0;
+    p.rebalance_timeout_ms = rebalance_timeout_ms;
+    p.subscribed_topic_names = std::move(subscribed);
+    p.owned = consumer::Assignment{};
+    return p;
+}
+
 struct GroupCoordinatorTest : ::testing::Test {
     TempDir dir;
     std::unique_ptr<storage::PartitionLog> log;

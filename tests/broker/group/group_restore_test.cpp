@@ -52,16 +52,7 @@ struct GroupRestoreTest : GroupCoordinatorTest {
     consumer::HeartbeatResult beat(const HeartbeatParams& p) {
         return coordinator->consumer_heartbeat(p, view());
     }
-    static HeartbeatParams joining(std::string id) {
-        HeartbeatParams p;
-        p.api_version = 1;
-        p.group_id = "g";
-        p.member_id = std::move(id);
-        p.rebalance_timeout_ms = 5000;
-        p.subscribed_topic_names = std::vector<std::string>{"t"};
-        p.owned = Assignment{};
-        return p;
-    }
+    static HeartbeatParams joining(std::string id) { return consumer_joining(std::move(id)); }
     static HeartbeatParams steady(std::string id, int32_t epoch, std::optional<Assignment> owned) {
         HeartbeatParams p;
         p.api_version = 1;

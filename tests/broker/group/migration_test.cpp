@@ -80,14 +80,7 @@ struct MigrationTest : GroupCoordinatorTest {
 TEST_F(MigrationTest, AConsumerProtocolJoinUpgradesAndTheLastLeaveDowngrades) {
     auto [a, b] = form_classic_group();
     const int32_t generation = coordinator->generation("g");
-    HeartbeatParams join_c;
-    join_c.api_version = 1;
-    join_c.group_id = "g";
-    join_c.member_id = "c";
-    join_c.rebalance_timeout_ms = 5000;
-    join_c.subscribed_topic_names = std::vector<std::string>{"t"};
-    join_c.owned = Assignment{};
-    auto c = beat(join_c);
+    auto c = beat(consumer_joining("c"));
     ASSERT_EQ(c.error, ErrorCode::none) << c.error_message.value_or("");
     auto d = coordinator->consumer_describe("g");
     ASSERT_EQ(d.error, ErrorCode::none);
@@ -135,14 +128,7 @@ TEST_F(MigrationTest, ADisabledPolicyKeepsTheClassicGroup) {
     config.migration = parse_migration_policy("disabled");
     coordinator = std::make_unique<GroupCoordinator>(config, *store, [this] { return now; });
     form_classic_group();
-    HeartbeatParams p;
-    p.api_version = 1;
-    p.group_id = "g";
-    p.member_id = "c";
-    p.rebalance_timeout_ms = 5000;
-    p.subscribed_topic_names = std::vector<std::string>{"t"};
-    p.owned = Assignment{};
-    EXPECT_EQ(beat(p).error, ErrorCode::group_id_not_found);
+    EXPECT_EQ(beat(consumer_joining("c")).error, ErrorCode::group_id_not_found);
     EXPECT_EQ(coordinator->state("g"), ClassicGroupState::stable);
 }
 
@@ -150,15 +136,8 @@ TEST_F(MigrationTest, ADisabledPolicyKeepsTheClassicGroup) {
 // joins and never syncs, and one told to rejoin that never does, are removed after it, although
 // their sessions (30 s here) are alive.
 struct ClassicTimeoutsTest : MigrationTest {
-    HeartbeatParams consumer_join(std::string id) {
-        HeartbeatParams p;
-        p.api_version = 1;
-        p.group_id = "g";
-        p.member_id = std::move(id);
-        p.rebalance_timeout_ms = 60000;
-        p.subscribed_topic_names = std::vector<std::string>{"t"};
-        p.owned = Assignment{};
-        return p;
+    static HeartbeatParams consumer_join(std::string id) {
+        return consumer_joining(std::move(id), {"t"}, 60000);
     }
     JoinParams slow_classic(std::string member_id) {
         JoinParams p = classic_params(std::move(member_id));

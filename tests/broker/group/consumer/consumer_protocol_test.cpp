@@ -35,15 +35,7 @@ struct ConsumerProtocolTest : GroupCoordinatorTest {
     }
     // A full first heartbeat (epoch 0) of member `id`, v1 (client-generated member id).
     static HeartbeatParams joining(std::string id, std::vector<std::string> subscribed = {"t"}) {
-        HeartbeatParams p;
-        p.api_version = 1;
-        p.group_id = "g";
-        p.member_id = std::move(id);
-        p.member_epoch = 0;
-        p.rebalance_timeout_ms = 5000;
-        p.subscribed_topic_names = std::move(subscribed);
-        p.owned = Assignment{};
-        return p;
+        return consumer_joining(std::move(id), std::move(subscribed));
     }
     // A later heartbeat, owning `owned`.
     static HeartbeatParams steady(std::string id, int32_t epoch, std::optional<Assignment> owned) {
