@@ -263,8 +263,8 @@ Expected<std::optional<TimestampAndOffset>, StorageError> LogSegment::find_times
         const protocol::BatchHeader& h = step->batch->header;
         if (h.max_timestamp < target)
             continue;
-        // Compressed batches are not opened; LogAppendTime batches carry one timestamp.
-        if (h.compression() != protocol::Compression::none || h.log_append_time())
+        // LogAppendTime batches carry one timestamp for all their records.
+        if (h.log_append_time())
             return std::optional<TimestampAndOffset>{
                 TimestampAndOffset{h.max_timestamp, h.base_offset}};
         std::vector<std::byte> bytes(h.size_bytes());

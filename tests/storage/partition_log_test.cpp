@@ -6,6 +6,7 @@
 #include <atomic>
 #include <thread>
 
+#include "protocol/compression/batch_recompress.h"
 #include "protocol/record_batch.h"
 #include "storage/segment_names.h"
 #include "tests/storage/test_batches.h"
@@ -153,6 +154,41 @@ TEST(PartitionLogTest, MinOneBatchReturnsALargeFirstBatch) {
     EXPECT_EQ(batches_in(*r), (std::vector<std::pair<int64_t, size_t>>{{0, 5000}}));
     EXPECT_EQ(r->first_offset, 0);
     EXPECT_EQ(r->next_offset, 10);
+}
+
+// ListOffsets by timestamp answers the record inside a compressed batch, as Kafka's
+// FileRecords.searchForTimestamp does, not the batch's first offset (a consumer seeking to a time
+// would get records from before it).
+TEST(PartitionLogTest, TimestampQueriesOpenCompressedBatches) {
+    for (auto codec : {protocol::Compression::gzip, protocol::Compression::snappy,
+                       protocol::Compression::lz4, protocol::Compression::zstd}) {
+        SCOPED_TRACE(protocol::compression_name(codec));
+        TempDir dir;
+        auto log = PartitionLog::open(dir.path(), test::small_config(600, 100));
+        ASSERT_TRUE(log);
+        // Batch i: 4 records, timestamps 1000*i + 0, 10, 20, 30, compressed.
+        for (int i = 1; i <= 10; ++i) {
+            auto plain = test::make_batch(4, 150, 1000 * i, 10);
+            std::vector<std::byte> scratch, compressed;
+            ASSERT_TRUE(protocol::compression::recompress_batches(plain, codec, 1 << 20, scratch,
+                                                                  compressed));
+            auto summaries = protocol::validate_batches(compressed);
+            ASSERT_TRUE(summaries);
+            ASSERT_TRUE((*log)->append(compressed, *summaries));
+        }
+        auto t = (*log)->offset_for_timestamp(5015);  // batch 5 (offsets 16..19), record ts 5020
+        ASSERT_TRUE(t);
+        EXPECT_EQ(t->offset, 18);
+        EXPECT_EQ(t->timestamp, 5020);
+        t = (*log)->offset_for_timestamp(5030);  // its last record, exactly
+        ASSERT_TRUE(t);
+        EXPECT_EQ(t->offset, 19);
+        EXPECT_EQ(t->timestamp, 5030);
+        t = (*log)->offset_for_timestamp(5031);  // the next batch's first record
+        ASSERT_TRUE(t);
+        EXPECT_EQ(t->offset, 20);
+        EXPECT_EQ(t->timestamp, 6000);
+    }
 }
 
 TEST(PartitionLogTest, TimestampQueries) {
