@@ -37,7 +37,7 @@ std::optional<TimestampAndOffset> first_record_at_or_after(std::span<const std::
         auto records = protocol::RecordIterator::open(batch);
         if (!records)
             return std::nullopt;
-        return first_at_or_after(std::move(*records), header, target);
+        return first_at_or_after(*records, header, target);
     }
     // Compressed: opened as Kafka's FileRecords.searchForTimestamp opens it, so the answer is
     // the record, not the batch's first offset. The CRC covers the compressed bytes.
