@@ -67,14 +67,13 @@ protocol::ListOffsetsPartitionResponse answer(Broker& broker, const std::string&
             out.timestamp = m->timestamp;
             out.offset = m->offset;
             // Kafka 3.9 (RecordBatch.offsetOfMaxTimestamp) answers the earliest record carrying
-            // the max timestamp: on a LogAppendTime topic the first offset of the first batch
-            // stamped with it, as all its records carry it. (CreateTime keeps the offset the
-            // segment recorded, the last of its batch: the time lookup does not open compressed
-            // batches, so it could not do better there.)
-            if (broker.topics().timestamp_policy(topic, broker.config()).log_append_time)
-                if (auto first = log->offset_for_timestamp(m->timestamp);
-                    first && first->offset <= m->offset)
-                    out.offset = first->offset;
+            // the max timestamp, where the segment keeps the last offset of its batch: the time
+            // lookup finds that record, opening a compressed batch if it must. On a
+            // LogAppendTime topic every record of a batch carries its time, so that is the
+            // first offset of the first batch stamped with it.
+            if (auto first = log->offset_for_timestamp(m->timestamp);
+                first && first->offset <= m->offset)
+                out.offset = first->offset;
         }
     } else if (auto found = log->offset_for_timestamp(p.timestamp);
                found && found->offset < bound) {

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include "handler_fixture.h"
+#include "protocol/compression/batch_recompress.h"
+#include "protocol/compression/compression.h"
 #include "protocol/list_offsets.h"
 #include "protocol/produce.h"
+#include "protocol/record_builder.h"
 
 namespace skiff::broker::test {
 namespace {
@@ -117,6 +120,41 @@ TEST_F(ListOffsetsTest, MaxTimestamp) {
     EXPECT_EQ(max.error_code, ErrorCode::none);
     EXPECT_EQ(max.timestamp, 2002);
     EXPECT_EQ(max.offset, 4);
+}
+
+// Kafka answers the earliest record carrying the max timestamp (RecordBatch.offsetOfMaxTimestamp),
+// not the last offset of its batch: here offset 1 of the batch 0-2, compressed or not.
+TEST_F(ListOffsetsTest, MaxTimestampIsTheRecordInsideItsBatch) {
+    for (auto codec : {protocol::Compression::none, protocol::Compression::gzip}) {
+        SCOPED_TRACE(protocol::compression_name(codec));
+        const std::string topic = std::string("t-") + protocol::compression_name(codec);
+        create_topic(topic);
+        std::vector<protocol::RecordSpec> records(3);
+        const int64_t deltas[] = {0, 50, 10};  // 1000, 1050, 1010
+        for (size_t i = 0; i < records.size(); ++i) {
+            records[i].value = "v" + std::to_string(i);
+            records[i].timestamp_delta = deltas[i];
+        }
+        protocol::BatchSpec spec;
+        spec.base_timestamp = 1000;
+        auto batch = protocol::build_record_batch(spec, records);
+        if (codec != protocol::Compression::none) {
+            std::vector<std::byte> scratch, compressed;
+            ASSERT_TRUE(protocol::compression::recompress_batches(batch, codec, 1 << 20, scratch,
+                                                                  compressed));
+            batch = std::move(compressed);
+        }
+        protocol::ProduceRequest req;
+        req.acks = -1;
+        req.topic_data.push_back({topic, {}, {{0, std::span<const std::byte>(batch)}}});
+        auto produced = run(handle_produce, req, 9);
+        ASSERT_EQ(produced.responses[0].partition_responses[0].error_code, ErrorCode::none);
+
+        auto max = list(topic, 0, protocol::kListOffsetsMaxTimestamp);
+        EXPECT_EQ(max.error_code, ErrorCode::none);
+        EXPECT_EQ(max.timestamp, 1050);
+        EXPECT_EQ(max.offset, 1);
+    }
 }
 
 TEST_F(ListOffsetsTest, EarliestLocalIsTheLogStartWithoutTieredStorage) {
