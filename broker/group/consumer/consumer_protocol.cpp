@@ -327,6 +327,14 @@ HeartbeatResult ConsumerProtocol::heartbeat(const HeartbeatParams& p, const Topi
 std::optional<HeartbeatResult> ConsumerProtocol::refresh_regexes(
     ConsumerGroup& g, const std::optional<std::string>& pattern, const TopicView& topics,
     int64_t now) {
+    // Patterns no member uses go first: Kafka deletes a pattern with its last user, so one asked
+    // for again after its members left (librdkafka's unsubscribe is a leave) is new again.
+    std::erase_if(g.regexes,
+                  [&](const auto& entry) { return g.regex_users().count(entry.first) == 0; });
+    // A pattern new to the group matches nothing in the heartbeat that brings it: Kafka resolves
+    // it off the request path, so that heartbeat's assignment has the literal topics only and a
+    // later one the pattern's (librdkafka's 0045 expects that order).
+    const ConsumerGroup::ResolvedRegex* added = nullptr;
     if (pattern && g.regexes.count(*pattern) == 0) {
         std::string error;
         auto regex = TopicRegex::compile(*pattern, &error);
@@ -336,26 +344,21 @@ std::optional<HeartbeatResult> ConsumerProtocol::refresh_regexes(
                                                                       "` is not a valid regular "
                                                                       "expression: " +
                                                                       error + ".");
-        g.regexes[*pattern].regex = std::move(regex);
+        added = &(g.regexes[*pattern] = {std::move(regex), {}, 0, 0});
     }
     std::optional<std::vector<std::string>> names;  // listed once, when a pattern needs it
-    for (auto it = g.regexes.begin(); it != g.regexes.end();) {
-        if (g.regex_users().count(it->first) == 0 && it->first != pattern) {
-            it = g.regexes.erase(it);
+    for (auto& entry : g.regexes) {
+        auto& r = entry.second;
+        if (&r == added || (r.resolved_ms != 0 && now - r.resolved_ms < kRegexRefreshMs))
             continue;
+        if (!names)
+            names = topics.names();
+        auto topics_now = r.regex->resolve(*names);
+        if (topics_now != r.topics || r.topics_changed_wall_ms == 0) {
+            r.topics = std::move(topics_now);
+            r.topics_changed_wall_ms = storage::wall_clock_ms();
         }
-        auto& r = it->second;
-        if (r.resolved_ms == 0 || now - r.resolved_ms >= kRegexRefreshMs) {
-            if (!names)
-                names = topics.names();
-            auto topics_now = r.regex->resolve(*names);
-            if (topics_now != r.topics || r.topics_changed_wall_ms == 0) {
-                r.topics = std::move(topics_now);
-                r.topics_changed_wall_ms = storage::wall_clock_ms();
-            }
-            r.resolved_ms = now;
-        }
-        ++it;
+        r.resolved_ms = now;
     }
     return std::nullopt;
 }

@@ -129,8 +129,9 @@ class ConsumerProtocol {
     // The group epoch moves on when `changed` or a subscribed topic's partitions changed.
     void maybe_bump(ConsumerGroup& g, bool changed, const TopicView& topics);
     void compute_target(ConsumerGroup& g);
-    // Compiles a new pattern, re-resolves those older than kRegexRefreshMs and drops those no
-    // member uses. An error result for a pattern that does not compile.
+    // Compiles a pattern new to the group (resolved from the next call on, as Kafka resolves it
+    // asynchronously), re-resolves those older than kRegexRefreshMs and drops those no member
+    // uses. An error result for a pattern that does not compile.
     std::optional<HeartbeatResult> refresh_regexes(ConsumerGroup& g,
                                                    const std::optional<std::string>& pattern,
                                                    const TopicView& topics, int64_t now);

@@ -201,6 +201,8 @@ TEST_F(GroupRestoreTest, ARegularExpressionsTopicsAreRestored) {
     p.subscribed_topic_regex = "t|u";
     auto r = beat(p);
     ASSERT_EQ(r.error, ErrorCode::none);
+    // Resolved from the next heartbeat on (Kafka resolves a new pattern asynchronously).
+    ASSERT_EQ(beat(steady("a", r.member_epoch, r.assignment)).error, ErrorCode::none);
     ASSERT_EQ(restart(), 1u);
     const auto d = coordinator->consumer_describe("g");
     ASSERT_EQ(d.members.size(), 1u);

@@ -1,6 +1,7 @@
 // librdkafka 2.12 (node-rdkafka 3.6) with group.protocol=consumer against a running skiff: a
-// regular-expression subscription that picks up a topic created after it subscribed, and two
-// members that share partitions.
+// regular-expression subscription that picks up a topic created after it subscribed, two
+// members that share partitions, and a new pattern assigned a heartbeat after the literal topic
+// subscribed with it (Kafka resolves new patterns asynchronously).
 const assert = require('node:assert/strict')
 const Kafka = require('node-rdkafka')
 
@@ -90,6 +91,34 @@ async function until (what, cond, ms = 60000) {
   await produce(p, first, more)
   await until('every message after the join consumed', () => more.every(v => received.has(`${first}/${v}`)))
   console.log(`    member 1: ${c1.assignments().length} partitions, member 2: ${c2.assignments().length}`)
+  step('a pattern new to a group counts from the heartbeat after the one bringing it, as in Kafka')
+  const literal = `lit-${run}` // outside the pattern
+  await createTopic(a, literal, 1)
+  const events = [] // the topics of each non-empty assignment, in order
+  const c3 = new Kafka.KafkaConsumer({
+    'bootstrap.servers': broker,
+    'group.id': `${group}-order`,
+    'group.protocol': 'consumer',
+    'client.id': 'rdkafka-3',
+    rebalance_cb: true,
+    'topic.metadata.refresh.interval.ms': 1000
+  }, { 'auto.offset.reset': 'earliest' })
+  c3.on('rebalance', (err, assignment) => {
+    if (err.code === Kafka.CODES.ERRORS.ERR__ASSIGN_PARTITIONS && assignment.length > 0) {
+      events.push([...new Set(assignment.map(tp => tp.topic))].sort())
+    }
+  })
+  await new Promise((resolve, reject) => c3.connect({}, err => err ? reject(err) : resolve()))
+  c3.subscribe([new RegExp(`^${prefix}-.*`), literal])
+  c3.consume()
+  await until('the literal topic and the pattern\'s assigned', () => c3.assignments().length === 7)
+  console.log(`    assignments in order: ${JSON.stringify(events)}`)
+  assert.deepEqual(events, [[literal], [first, later].sort()])
+  // Revoked through the callback while the event loop runs: a close with partitions still
+  // assigned waits for a rebalance callback that node-rdkafka cannot serve during disconnect.
+  c3.unsubscribe()
+  await until('c3 unassigned', () => c3.assignments().length === 0)
+  await new Promise(resolve => c3.disconnect(resolve))
   await new Promise(resolve => c1.disconnect(resolve))
   await new Promise(resolve => c2.disconnect(resolve))
   await new Promise(resolve => p.disconnect(resolve))

@@ -347,8 +347,13 @@ TEST_F(ConsumerProtocolTest, ARegexSubscriptionPicksUpTopicsCreatedLater) {
     auto p = joining("a", {});
     p.subscribed_topic_names.reset();
     p.subscribed_topic_regex = "orders-.*";
-    auto a = beat(p);
-    ASSERT_EQ(a.error, ErrorCode::none) << a.error_message.value_or("");
+    auto first = beat(p);
+    ASSERT_EQ(first.error, ErrorCode::none) << first.error_message.value_or("");
+    // Resolved after the heartbeat that brought it (Kafka resolves it asynchronously).
+    EXPECT_EQ(*first.assignment, Assignment{});
+    auto a = beat(steady("a", first.member_epoch, first.assignment));
+    EXPECT_EQ(a.member_epoch, first.member_epoch + 1);
+    ASSERT_TRUE(a.assignment);
     EXPECT_EQ(*a.assignment, (Assignment{{"orders-eu", {0, 1}}, {"orders-us", {0, 1}}}));
     // A topic created after the member subscribed: resolved again within kRegexRefreshMs.
     topics["orders-asia"] = 1;
@@ -368,6 +373,60 @@ TEST_F(ConsumerProtocolTest, ARegexSubscriptionPicksUpTopicsCreatedLater) {
     EXPECT_EQ(a3.assignment->count("orders-eu"), 0u);
     EXPECT_EQ(coordinator->consumer_describe("g").members[0].member.subscribed_topic_regex,
               "orders-.*");
+}
+
+// Kafka's order with a pattern and names together: the literal topics in the heartbeat that
+// brings the pattern, the pattern's in the next; a pattern the group has resolved already
+// counts at once for another member.
+TEST_F(ConsumerProtocolTest, ANewRegexCountsFromTheNextHeartbeat) {
+    topics = {{"orders-eu", 2}, {"payments", 2}};
+    auto p = joining("a", {"payments"});
+    p.subscribed_topic_regex = "orders-.*";
+    auto a = beat(p);
+    ASSERT_EQ(a.error, ErrorCode::none) << a.error_message.value_or("");
+    EXPECT_EQ(*a.assignment, (Assignment{{"payments", {0, 1}}}));
+    auto a2 = beat(steady("a", a.member_epoch, a.assignment));
+    ASSERT_TRUE(a2.assignment);
+    EXPECT_EQ(*a2.assignment, (Assignment{{"orders-eu", {0, 1}}, {"payments", {0, 1}}}));
+
+    auto q = joining("b", {});
+    q.subscribed_topic_names.reset();
+    q.subscribed_topic_regex = "orders-.*";
+    auto b = beat(q);
+    ASSERT_EQ(b.error, ErrorCode::none) << b.error_message.value_or("");
+    // Its target has its share of orders-eu already: the pattern was resolved for "a".
+    bool found = false;
+    for (const auto& m : coordinator->consumer_describe("g").members)
+        if (m.member.member_id == b.member_id) {
+            found = true;
+            EXPECT_EQ(m.target.count("payments"), 0u);
+            ASSERT_EQ(m.target.count("orders-eu"), 1u);
+            EXPECT_FALSE(m.target.at("orders-eu").empty());
+        }
+    EXPECT_TRUE(found);
+}
+
+// Kafka deletes a pattern with its last user: librdkafka's unsubscribe is a leave, and the same
+// pattern subscribed again is resolved after the heartbeat that brings it, like a new one.
+TEST_F(ConsumerProtocolTest, APatternAskedAgainAfterItsLastUserLeftIsNewAgain) {
+    topics = {{"orders-eu", 2}, {"payments", 2}};
+    auto p = joining("a", {});
+    p.subscribed_topic_names.reset();
+    p.subscribed_topic_regex = "orders-.*";
+    auto a = beat(p);
+    auto a2 = beat(steady("a", a.member_epoch, a.assignment));
+    ASSERT_TRUE(a2.assignment);
+    EXPECT_EQ(a2.assignment->count("orders-eu"), 1u);
+    ASSERT_EQ(beat(steady("a", consumer::kLeaveGroupEpoch, std::nullopt)).error, ErrorCode::none);
+
+    auto q = joining("a", {"payments"});
+    q.subscribed_topic_regex = "orders-.*";
+    auto again = beat(q);
+    ASSERT_EQ(again.error, ErrorCode::none) << again.error_message.value_or("");
+    EXPECT_EQ(*again.assignment, (Assignment{{"payments", {0, 1}}}));
+    auto after = beat(steady("a", again.member_epoch, again.assignment));
+    ASSERT_TRUE(after.assignment);
+    EXPECT_EQ(*after.assignment, (Assignment{{"orders-eu", {0, 1}}, {"payments", {0, 1}}}));
 }
 
 TEST_F(ConsumerProtocolTest, AnInvalidRegexIsRefused) {
