@@ -9,6 +9,14 @@
 
 namespace skiff::config {
 
+std::optional<int64_t> parse_long(std::string_view text) {
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return v;
+}
+
 std::optional<double> parse_double(std::string_view text) {
     // Java also takes a trailing d/D/f/F; "NaN" and "Infinity" are refused here (never useful).
     if (!text.empty() &&

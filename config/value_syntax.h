@@ -2,6 +2,7 @@
 // settings (settings.h) and the topic configs that default to them (broker/topics/topic_config).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,10 @@ namespace skiff::config {
 // three for 0.x, two otherwise, at most four), an optional -IVn suffix ("0.10.0", "0.10.0.0",
 // "2.8", "3.0-IV1"). Loose on purpose: the value is ignored.
 bool is_kafka_version(std::string_view text);
+
+// A whole decimal number with an optional leading '-', nothing around it ("60000", "-1"), as
+// the broker's and the group and topic configs' integer values are written.
+std::optional<int64_t> parse_long(std::string_view text);
 
 // A finite double as Java's Double.parseDouble reads it (surrounding whitespace not allowed).
 std::optional<double> parse_double(std::string_view text);

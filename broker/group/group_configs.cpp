@@ -3,10 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <cctype>
-#include <charconv>
 #include <fstream>
 #include <sstream>
 
+#include "config/value_syntax.h"
 #include "storage/durable_file.h"
 
 namespace skiff::broker::group {
@@ -24,12 +24,43 @@ constexpr std::string_view kDeliveryCountLimit = "share.delivery.count.limit";
 constexpr int32_t kMinDeliveryCountLimit = 2;
 constexpr int32_t kMaxDeliveryCountLimit = 10;
 
-std::optional<int64_t> parse_int(std::string_view s) {
-    int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || s.empty())
-        return std::nullopt;
-    return v;
+// An integer group config's broker default and Kafka's GroupConfig bounds, which are the broker
+// settings group.<type>.min/max.<the rest of its name> (bound_setting).
+struct IntRule {
+    int64_t fallback;
+    int64_t min;
+    int64_t max;
+};
+
+std::optional<IntRule> int_rule(std::string_view name, const config::BrokerConfig& b) {
+    if (name == kConsumerSessionTimeoutMs)
+        return IntRule{b.group_consumer_session_timeout_ms, b.group_consumer_min_session_timeout_ms,
+                       b.group_consumer_max_session_timeout_ms};
+    if (name == kConsumerHeartbeatIntervalMs)
+        return IntRule{b.group_consumer_heartbeat_interval_ms,
+                       b.group_consumer_min_heartbeat_interval_ms,
+                       b.group_consumer_max_heartbeat_interval_ms};
+    if (name == kShareSessionTimeoutMs)
+        return IntRule{b.group_share_session_timeout_ms, b.group_share_min_session_timeout_ms,
+                       b.group_share_max_session_timeout_ms};
+    if (name == kShareHeartbeatIntervalMs)
+        return IntRule{b.group_share_heartbeat_interval_ms, b.group_share_min_heartbeat_interval_ms,
+                       b.group_share_max_heartbeat_interval_ms};
+    if (name == kRecordLockDuration)
+        return IntRule{b.group_share_record_lock_duration_ms,
+                       b.group_share_min_record_lock_duration_ms,
+                       b.group_share_max_record_lock_duration_ms};
+    if (name == kDeliveryCountLimit)
+        return IntRule{b.group_share_delivery_count_limit, kMinDeliveryCountLimit,
+                       kMaxDeliveryCountLimit};
+    return std::nullopt;
+}
+
+// "consumer.session.timeout.ms", "min" -> "group.consumer.min.session.timeout.ms".
+std::string bound_setting(std::string_view name, std::string_view which) {
+    const size_t type_end = name.find('.');
+    return "group." + std::string(name.substr(0, type_end)) + "." + std::string(which) +
+           std::string(name.substr(type_end));
 }
 
 std::string encode(const std::string& s) {
@@ -153,48 +184,20 @@ GroupConfigs::AllGroups GroupConfigs::read(const std::filesystem::path& file) {
 
 GroupConfigs::Refusal GroupConfigs::validate(const std::string& name,
                                              const std::string& value) const {
-    auto bounded = [&](int64_t lo, int64_t hi, const char* lo_name,
-                       const char* hi_name) -> Refusal {
-        auto v = parse_int(value);
+    if (auto rule = int_rule(name, broker_)) {
+        auto v = config::parse_long(value);
         if (!v)
             return refuse(name, value, "Expected value to be a 32-bit integer");
-        if (*v < lo)
+        if (*v < rule->min)
             return refuse(name, value,
-                          "Value must be at least " + std::to_string(lo) + " (" + lo_name + ")");
-        if (*v > hi)
-            return refuse(
-                name, value,
-                "Value must be no more than " + std::to_string(hi) + " (" + hi_name + ")");
+                          "Value must be at least " + std::to_string(rule->min) + " (" +
+                              bound_setting(name, "min") + ")");
+        if (*v > rule->max)
+            return refuse(name, value,
+                          "Value must be no more than " + std::to_string(rule->max) + " (" +
+                              bound_setting(name, "max") + ")");
         return {};
-    };
-    if (name == kRecordLockDuration)
-        return bounded(broker_.group_share_min_record_lock_duration_ms,
-                       broker_.group_share_max_record_lock_duration_ms,
-                       "group.share.min.record.lock.duration.ms",
-                       "group.share.max.record.lock.duration.ms");
-    if (name == kConsumerSessionTimeoutMs)
-        return bounded(broker_.group_consumer_min_session_timeout_ms,
-                       broker_.group_consumer_max_session_timeout_ms,
-                       "group.consumer.min.session.timeout.ms",
-                       "group.consumer.max.session.timeout.ms");
-    if (name == kConsumerHeartbeatIntervalMs)
-        return bounded(broker_.group_consumer_min_heartbeat_interval_ms,
-                       broker_.group_consumer_max_heartbeat_interval_ms,
-                       "group.consumer.min.heartbeat.interval.ms",
-                       "group.consumer.max.heartbeat.interval.ms");
-    if (name == kShareSessionTimeoutMs)
-        return bounded(broker_.group_share_min_session_timeout_ms,
-                       broker_.group_share_max_session_timeout_ms,
-                       "group.share.min.session.timeout.ms", "group.share.max.session.timeout.ms");
-    if (name == kShareHeartbeatIntervalMs)
-        return bounded(broker_.group_share_min_heartbeat_interval_ms,
-                       broker_.group_share_max_heartbeat_interval_ms,
-                       "group.share.min.heartbeat.interval.ms",
-                       "group.share.max.heartbeat.interval.ms");
-    if (name == kDeliveryCountLimit)
-        return bounded(kMinDeliveryCountLimit, kMaxDeliveryCountLimit,
-                       "group.share.min.delivery.count.limit",
-                       "group.share.max.delivery.count.limit");
+    }
     if (name == kIsolationLevel) {
         if (value != "read_uncommitted" && value != "read_committed")
             return refuse(name, value, "String must be one of: read_committed, read_uncommitted");
@@ -221,8 +224,8 @@ GroupConfigs::Refusal GroupConfigs::validate_together(const GroupConfigValues& v
     // lowered below the default interval is refused even when the interval is not set.
     auto effective = [&](std::string_view name) {
         auto it = values.find(std::string(name));
-        auto own = it == values.end() ? std::nullopt : parse_int(it->second);
-        return own ? *own : *parse_int(default_value(name));
+        auto own = it == values.end() ? std::nullopt : config::parse_long(it->second);
+        return own ? *own : *config::parse_long(default_value(name));
     };
     for (auto [timeout, interval] :
          {std::pair{kConsumerSessionTimeoutMs, kConsumerHeartbeatIntervalMs},
@@ -308,18 +311,8 @@ std::string GroupConfigs::default_value(std::string_view name) const {
         return "latest";
     if (name == kIsolationLevel)
         return "read_uncommitted";
-    if (name == kRecordLockDuration)
-        return std::to_string(broker_.group_share_record_lock_duration_ms);
-    if (name == kConsumerSessionTimeoutMs)
-        return std::to_string(broker_.group_consumer_session_timeout_ms);
-    if (name == kConsumerHeartbeatIntervalMs)
-        return std::to_string(broker_.group_consumer_heartbeat_interval_ms);
-    if (name == kShareSessionTimeoutMs)
-        return std::to_string(broker_.group_share_session_timeout_ms);
-    if (name == kShareHeartbeatIntervalMs)
-        return std::to_string(broker_.group_share_heartbeat_interval_ms);
-    if (name == kDeliveryCountLimit)
-        return std::to_string(broker_.group_share_delivery_count_limit);
+    if (auto rule = int_rule(name, broker_))
+        return std::to_string(rule->fallback);
     return "";
 }
 
@@ -332,7 +325,7 @@ std::optional<int32_t> GroupConfigs::int_value(const std::string& group_id,
     auto v = g->second.find(std::string(name));
     if (v == g->second.end())
         return std::nullopt;
-    auto n = parse_int(v->second);
+    auto n = config::parse_long(v->second);
     return n ? std::optional<int32_t>(static_cast<int32_t>(*n)) : std::nullopt;
 }
 
@@ -357,10 +350,10 @@ broker::share::ShareGroupConfig GroupConfigs::share_config(const std::string& gr
         } else if (name == kIsolationLevel) {
             c.read_committed = value == "read_committed";
         } else if (name == kRecordLockDuration) {
-            if (auto n = parse_int(value))
+            if (auto n = config::parse_long(value))
                 c.record_lock_duration_ms = static_cast<int32_t>(*n);
         } else if (name == kDeliveryCountLimit) {
-            if (auto n = parse_int(value))
+            if (auto n = config::parse_long(value))
                 c.delivery_count_limit = static_cast<int16_t>(*n);
         }
     }

@@ -1,7 +1,6 @@
 #include "broker/topics/topic_config.h"
 
 #include <algorithm>
-#include <charconv>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -325,14 +324,6 @@ const KeyRule* find_rule(std::string_view name) {
     return nullptr;
 }
 
-std::optional<int64_t> parse_int(std::string_view text) {
-    int64_t v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-        return std::nullopt;
-    return v;
-}
-
 fs::path overrides_file(const fs::path& log_dir, const std::string& topic) {
     return topic_config_dir(log_dir) / (topic + ".properties");
 }
@@ -372,8 +363,9 @@ std::optional<std::string> invalid_topic_config(std::string_view name, std::stri
     if (!rule)
         return "unknown topic config " + std::string(name);
     if (!rule->only_default_why.empty()) {
-        const bool ok = rule->integer ? parse_int(value) == parse_int(rule->key.fixed_default)
-                                      : value == rule->key.fixed_default;
+        const bool ok =
+            rule->integer ? config::parse_long(value) == config::parse_long(rule->key.fixed_default)
+                          : value == rule->key.fixed_default;
         if (ok)
             return std::nullopt;
         return "topic config " + std::string(name) + "=" + std::string(value) +
@@ -386,7 +378,7 @@ std::optional<std::string> invalid_topic_config(std::string_view name, std::stri
                    *why;
         return std::nullopt;
     }
-    auto v = parse_int(value);
+    auto v = config::parse_long(value);
     const bool ok =
         v && ((*v >= rule->min && *v <= rule->max) || (rule->minus_one_is_unlimited && *v == -1));
     if (!ok)
@@ -414,7 +406,7 @@ storage::LogConfig apply_overrides(storage::LogConfig c, const TopicOverrides& o
                 c.min_cleanable_dirty_ratio = *ratio;
             continue;
         }
-        auto v = parse_int(value);
+        auto v = config::parse_long(value);
         if (!v)
             continue;  // other string keys: read by the broker (compression.type) or ignored
         if (name == "segment.bytes")
@@ -459,7 +451,7 @@ TimestampPolicy timestamp_policy_of(const TopicOverrides& overrides,
         auto it = overrides.find(key);
         if (it == overrides.end())
             return {fallback, false};
-        auto v = parse_int(it->second);
+        auto v = config::parse_long(it->second);
         return v ? std::pair{*v, true} : std::pair{fallback, false};
     };
     static const std::string kType = "message.timestamp.type";

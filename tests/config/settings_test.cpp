@@ -138,6 +138,14 @@ TEST(SettingsTable, MessageFormatVersionIsAnyKafkaVersion) {
     EXPECT_FALSE(apply_setting(*lookup.setting, lookup.spelling, "x", config).has_value());
 }
 
+TEST(SettingsTable, LongsAreWholeDecimalNumbers) {
+    EXPECT_EQ(parse_long("60000"), 60000);
+    EXPECT_EQ(parse_long("-1"), -1);
+    EXPECT_EQ(parse_long("9223372036854775807"), std::numeric_limits<int64_t>::max());
+    for (const char* bad : {"", "x", "1x", " 1", "1 ", "1.0", "0x10", "9223372036854775808"})
+        EXPECT_EQ(parse_long(bad), std::nullopt) << bad;
+}
+
 TEST(SettingsTable, DoublesFollowJava) {
     EXPECT_EQ(parse_double("0.5"), 0.5);
     EXPECT_EQ(parse_double("1"), 1.0);
