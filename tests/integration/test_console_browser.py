@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import urllib.request
 
@@ -245,6 +246,43 @@ class ConsoleBrowserTest(BrowserTestCase):
         self.assertEqual(len(records), len(self.produced[2]))
         self.assertEqual(records[0]["headers"], [["source", "kcat"], ["partition", "2"]])
         self.browse("messages", self.url, topic=self.TOPIC, partition=2, records=records)
+
+    def test_3b_live_tail(self):
+        """Live tail: two records kcat wrote before, then eight a confluent-kafka producer writes
+        one by one while the page follows the partition; the page shows all ten, in order, each
+        once, and reads nothing once switched off or left."""
+        topic = "live-tail"
+        kcat(["-b", self.bootstrap, "-P", "-t", topic, "-p", "0"], data=b"before-0\nbefore-1\n")
+        later = ["live-%d" % i for i in range(8)]
+        plan = {"scenario": "live", "url": self.url, "shots": screenshots_dir(self),
+                "topic": topic, "partition": 0, "values": ["before-0", "before-1"] + later}
+        proc = subprocess.Popen(["node", "console_browser.mjs"], cwd=self.node_dir,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        proc.stdin.write(json.dumps(plan))
+        proc.stdin.close()
+        lines = []
+        try:
+            for line in proc.stdout:  # the page follows the end before anything is produced
+                lines.append(line)
+                if line.startswith("live: following") or line.startswith("FAILED"):
+                    break
+            if lines and lines[-1].startswith("live: following"):
+                producer = Producer({"bootstrap.servers": self.bootstrap, "linger.ms": 0})
+                for value in later:
+                    producer.produce(topic, value=value.encode(), partition=0)
+                    self.assertEqual(producer.flush(TIMEOUT_S), 0)
+                    time.sleep(0.3)
+            lines.append(proc.stdout.read())
+            proc.wait(timeout=NODE_TIMEOUT_S)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+        out = "".join(lines)
+        sys.stdout.write(out)
+        self.assertEqual(proc.returncode, 0, "scenario live failed: %s" % out)
+        self.assertIn("ok: live", out)
 
     def test_4_group_lag(self):
         """The group's committed offsets as a new consumer of the group reads them back, and lag

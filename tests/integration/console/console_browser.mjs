@@ -233,6 +233,54 @@ const scenarios = {
     return {};
   },
 
+  // Live tail: switched on, the table follows the partition's end; records a confluent-kafka
+  // producer writes after the page said "live: following" (the Python side waits for that
+  // line) appear without a reload, each once and in offset order; switched off, and once the
+  // view is left, the page stops reading records.
+  async live(browser, plan) {
+    const { page, problems } = await openPage(browser, plan);
+    let recordReads = 0;
+    page.on('request', (r) => {
+      if (/\/records\?/.test(r.url())) recordReads += 1;
+    });
+    await showView(page, plan, `/topics/${enc(plan.topic)}/partitions/${plan.partition}`,
+                   'partition');
+    await page.click('button#live-tail');
+    await waitView(page, 'partition');
+    equal(await page.getAttribute('button#live-tail', 'aria-pressed'), 'true', 'Live pressed');
+    console.log('live: following');
+    const values = () => page.locator('table#records tbody tr[data-offset] td[data-field="value"]')
+      .allTextContents().then((texts) => texts.map((t) => t.trim()));
+    const deadline = Date.now() + VIEW_TIMEOUT_MS;
+    while (JSON.stringify(await values()) !== JSON.stringify(plan.values) && Date.now() < deadline) {
+      await page.waitForTimeout(200);
+    }
+    equal(await values(), plan.values, 'the values shown, in offset order');
+    const offsets = await page.locator('table#records tbody tr[data-offset]').evaluateAll(
+      (rows) => rows.map((r) => Number(r.dataset.offset)));
+    equal(offsets, plan.values.map((_, i) => i), 'the offsets shown');
+    await shot(page, plan, 'live-tail');
+
+    await page.click('button#live-tail');
+    equal(await page.getAttribute('button#live-tail', 'aria-pressed'), 'false', 'Live released');
+    await page.waitForTimeout(500); // a read already under way may still end
+    const afterOff = recordReads;
+    await page.waitForTimeout(2500);
+    equal(recordReads, afterOff, 'records read after Live was switched off');
+
+    await page.click('button#live-tail');
+    await waitView(page, 'partition');
+    await page.waitForTimeout(1500);
+    check(recordReads > afterOff + 1, `Live switched on again read ${recordReads - afterOff} times`);
+    await showView(page, plan, '/topics', 'topics');
+    await page.waitForTimeout(1500); // one read may have been under way
+    const afterLeaving = recordReads;
+    await page.waitForTimeout(2500);
+    equal(recordReads, afterLeaving, 'records read after the view was left');
+    await noProblems(page, problems, 'live');
+    return {};
+  },
+
   // A group's committed offsets and lag as a confluent-kafka consumer left them.
   async group(browser, plan) {
     const { page, problems } = await openPage(browser, plan);

@@ -8,6 +8,8 @@ import { writable } from '../state.js';
 import { writeForm, field } from '../forms.js';
 import { segmentsSection } from './segments.js';
 
+const LIVE_POLL_MS = 1000;
+
 function bytesCell(fieldName, value, format) {
   const [text, label] = recordValue(value, format);
   const cell = el('td', { 'data-field': fieldName, 'data-format': label, title: value ? `${label}, ${value.size} bytes` : 'null' });
@@ -90,6 +92,8 @@ function messages(ctx, topic, partition) {
   const load = el('button', { type: 'button', id: 'load-records' }, 'Load');
   const older = el('button', { type: 'button', id: 'older-records', class: 'small' }, '← Older');
   const newer = el('button', { type: 'button', id: 'newer-records', class: 'small' }, 'Newer →');
+  const live = el('button', { type: 'button', id: 'live-tail', class: 'small', 'aria-pressed': 'false',
+    title: `Follow the end of the partition: new records are read every ${LIVE_POLL_MS / 1000} s` }, 'Live');
   const status = el('p', { class: 'muted', id: 'records-status' });
   const holder = el('div', { class: 'records-holder' });
   let last = null;
@@ -99,7 +103,7 @@ function messages(ctx, topic, partition) {
     const records = last.records || [];
     replace(holder, table('records', ['', 'Offset', 'Timestamp', 'Key', 'Value', 'Headers'], recordRows(records, format.value), 'No records here.'));
     const first = records.length ? records[0].offset : last.next_offset;
-    replace(status, `${records.length} records · log start ${show(last.log_start_offset)} · high watermark ${show(last.high_watermark)} · next offset ${show(last.next_offset)}`,
+    replace(status, `${records.length} records · log start ${show(last.log_start_offset)} · high watermark ${show(last.high_watermark)} · next offset ${show(last.next_offset)}${liveRun ? ' · following the end' : ''}`,
       (last.skipped || []).map((k) => el('span', { class: 'skipped' }, ` · batch ${k.base_offset}…${k.last_offset} not readable: ${k.reason}`)));
     older.disabled = !(first > last.log_start_offset);
     newer.disabled = !(last.next_offset < last.high_watermark);
@@ -120,7 +124,61 @@ function messages(ctx, topic, partition) {
       if (!first && mine === latest) ctx.ready();
     }
   };
+  // Live tail: the end's last `limit` records, then every LIVE_POLL_MS the records after
+  // next_offset, kept to the last `limit`. The records API never waits on the broker (an HTTP
+  // thread must not park), so the page polls; it stops when switched off, when another page of
+  // records is loaded, on an error, and when the view is left.
+  let liveRun = 0; // the running loop's number; 0: not following
+  let liveRuns = 0;
+  const stopLive = () => {
+    liveRun = 0;
+    live.setAttribute('aria-pressed', 'false');
+  };
+  const follow = async (run) => {
+    if (run !== liveRun) return;
+    if (!live.isConnected) {
+      stopLive();
+      return;
+    }
+    const params = new URLSearchParams({ from: 'offset', offset: String(last.next_offset), limit: limit.value });
+    const mine = latest;
+    try {
+      const answer = await get(`${apiPath('topics', topic, 'partitions', partition, 'records')}?${params}`);
+      if (run !== liveRun || mine !== latest) return;
+      const fresh = answer.records || [];
+      // Redrawn only when something changed, so a batch's opened details stay open.
+      const changed = fresh.length > 0 || answer.high_watermark !== last.high_watermark ||
+        answer.log_start_offset !== last.log_start_offset;
+      last = { ...answer, records: (last.records || []).concat(fresh).slice(-Number(limit.value)) };
+      if (changed) draw();
+    } catch (e) {
+      if (run !== liveRun) return;
+      stopLive();
+      flash(e.message, 'error');
+      return;
+    }
+    setTimeout(() => follow(run), LIVE_POLL_MS);
+  };
+  live.addEventListener('click', async () => {
+    if (liveRun) {
+      stopLive();
+      return;
+    }
+    clearFlash();
+    const run = ++liveRuns;
+    liveRun = run;
+    live.setAttribute('aria-pressed', 'true');
+    try {
+      await fetchRecords({ from: 'end' });
+    } catch (e) {
+      stopLive();
+      flash(e.message, 'error');
+      return;
+    }
+    setTimeout(() => follow(run), LIVE_POLL_MS);
+  });
   const guarded = (query) => {
+    stopLive();
     clearFlash();
     fetchRecords(query).catch((e) => flash(e.message, 'error'));
   };
@@ -154,7 +212,7 @@ function messages(ctx, topic, partition) {
     el('h2', null, 'Messages'),
     el('div', { class: 'controls' },
       el('label', null, 'From ', from), fromValue, el('label', null, 'Limit ', limit), load,
-      el('label', null, 'Value as ', format), older, newer),
+      el('label', null, 'Value as ', format), older, newer, live),
     status, holder);
   return { section, first: () => fetchRecords({ from: 'end' }, true) };
 }
