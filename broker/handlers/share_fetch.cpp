@@ -143,6 +143,21 @@ struct FetchScope {
     bool record_limit = false;
 };
 
+// Where a share-partition may read in its log: from the log start to the high watermark (the
+// last stable offset for read_committed), and how to find an offset by time for
+// share.auto.offset.reset=by_duration.
+share::LogBounds bounds_of(storage::PartitionLog& log, const share::ShareGroupConfig& config) {
+    return {
+        .log_start_offset = log.log_start_offset(),
+        .read_end_offset = config.read_committed ? log.last_stable_offset() : log.high_watermark(),
+        .offset_for_time = [&log](int64_t ts) -> std::optional<int64_t> {
+            auto found = log.offset_for_timestamp(ts);
+            if (!found)
+                return std::nullopt;
+            return found->offset;
+        }};
+}
+
 // Reads and acquires for every partition of the session; answers into `resp`.
 Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
     Pass pass;
@@ -173,16 +188,7 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
             continue;
         }
         const share::SharePartitionKey key{f.group_id, {topic.name, sp.partition}, sp.topic_id};
-        share::LogBounds bounds{.log_start_offset = log->log_start_offset(),
-                                .read_end_offset = f.config.read_committed
-                                                       ? log->last_stable_offset()
-                                                       : log->high_watermark(),
-                                .offset_for_time = [log](int64_t ts) -> std::optional<int64_t> {
-                                    auto found = log->offset_for_timestamp(ts);
-                                    if (!found)
-                                        return std::nullopt;
-                                    return found->offset;
-                                }};
+        const share::LogBounds bounds = bounds_of(*log, f.config);
         const int64_t now = share_now_ms();
         auto next = f.partitions.next_fetch_offset(key, f.config, bounds, now);
         if (!next || *next >= bounds.read_end_offset)
@@ -257,6 +263,38 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
         budget = std::max<int64_t>(budget - size, 0);
     }
     return pass;
+}
+
+// The log bytes the session's partitions hold past where each share-partition reads next, up to
+// `enough`: Kafka's DelayedShareFetch counts them, not the records it could acquire, to decide
+// whether min_bytes is met. Reads no record and acquires nothing; a partition that cannot be
+// read counts as enough, so that the fetch answers its error at once.
+int64_t bytes_waiting(const FetchScope& f, int64_t enough) {
+    const auto isolation = f.config.read_committed ? storage::Isolation::read_committed
+                                                   : storage::Isolation::read_uncommitted;
+    int64_t total = 0;
+    for (const SessionPartition& sp : f.session) {
+        auto topic = resolve_share_topic(f.ctx, sp.topic_id);
+        auto* log = topic.error == ErrorCode::none
+                        ? f.ctx.broker.logs().get({topic.name, sp.partition})
+                        : nullptr;
+        if (!log)
+            return enough;
+        const share::SharePartitionKey key{f.group_id, {topic.name, sp.partition}, sp.topic_id};
+        const share::LogBounds bounds = bounds_of(*log, f.config);
+        auto next = f.partitions.next_fetch_offset(key, f.config, bounds, share_now_ms());
+        if (!next || *next >= bounds.read_end_offset)
+            continue;
+        auto read = log->read(*next, enough - total, true, isolation);
+        if (!read)
+            return enough;
+        total += read->total_bytes;
+        // A read ends early only at a batch that would not fit: then the rest is enough.
+        if (total >= enough ||
+            (read->next_offset >= 0 && read->next_offset < bounds.read_end_offset))
+            return enough;
+    }
+    return total;
 }
 
 void add_leader_hints(const RequestContext& ctx, ShareFetchResponse& resp) {
@@ -423,11 +461,23 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
                            .partitions = *partitions,
                            .session = session,
                            .record_limit = version >= 2 && req.share_acquire_mode == kRecordLimit};
-    Pass pass = fetch_all(scope, resp);
-    if (topic_errors || pass.has_error || pass.acquired > 0 || req.max_wait_ms <= 0 ||
-        session.empty()) {
-        add_leader_hints(ctx, resp);
-        co_return resp;
+    // min_bytes as Kafka's DelayedShareFetch reads it: the fetch completes when the log bytes
+    // waiting past the share-partitions' next offsets reach it (or at max_wait_ms). Up to 1 it
+    // means "anything acquired".
+    const int64_t min_bytes = req.min_bytes;
+    const auto enough_waiting = [&](const FetchScope& f) {
+        return min_bytes <= 1 || bytes_waiting(f, min_bytes) >= min_bytes;
+    };
+    const bool answer_now =
+        topic_errors || req.max_wait_ms <= 0 || session.empty() || enough_waiting(scope);
+    Pass pass;
+    if (answer_now) {
+        pass = fetch_all(scope, resp);
+        if (topic_errors || pass.has_error || pass.acquired > 0 || req.max_wait_ms <= 0 ||
+            session.empty()) {
+            add_leader_hints(ctx, resp);
+            co_return resp;
+        }
     }
 
     // Long poll, as Fetch's: park until a produce lands on one of the session's partitions or
@@ -453,16 +503,22 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
     auto& waiters = ctx.broker.waiters();
     const uint64_t releases = waiters.releases();
     waiters.add(keys, waiter);
-    pass = fetch_all(waiting_scope, resp);
-    while (!pass.has_error && pass.acquired == 0 && std::chrono::steady_clock::now() < deadline &&
-           waiters.releases() == releases) {
+    // Each wake-up (a produce to one of the partitions) checks again; at the deadline the fetch
+    // answers whatever it can acquire. Released (a control-API reset is coming): it answers at
+    // once, reading nothing more.
+    while (waiters.releases() == releases) {
+        const bool last_pass = std::chrono::steady_clock::now() >= deadline;
+        if (last_pass || enough_waiting(waiting_scope)) {
+            pass = fetch_all(waiting_scope, resp);
+            if (last_pass || pass.has_error || pass.acquired > 0)
+                break;
+        }
         ctx.long_poll = true;
         if (!waiter->woken) {
             waiter->timer.expires_at(deadline);
             co_await waiter->timer.async_wait(use_tuple);
         }
         waiter->woken = false;
-        pass = fetch_all(waiting_scope, resp);
     }
     waiters.remove(keys, waiter);
     add_leader_hints(ctx, resp);

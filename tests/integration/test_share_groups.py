@@ -16,12 +16,14 @@ Checked, on a topic of three partitions:
 - a record always released is delivered five times (group.share.delivery.count.limit) and then
   archived: never a sixth time, while the records after it are consumed;
 - share.isolation.level=read_committed skips an aborted transaction's records (confluent-kafka's
-  transactional producer), read_uncommitted gets them.
+  transactional producer), read_uncommitted gets them;
+- a ShareFetch's min_bytes is waited for (up to max_wait_ms) before records are acquired.
 kill -9 in the middle: test_share_groups_crash.py; bad input: test_share_groups_bad_input.py.
 """
 
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
@@ -72,6 +74,32 @@ class ShareGroupsTest(ShareGroupTestBase):
         # Accept-all: each record delivered once, with delivery count 1.
         self.assertEqual(sum(by_member.values()), n)
         return events
+
+    def test_min_bytes_waits_for_that_many_bytes(self):
+        """ShareFetch's min_bytes, as Kafka's DelayedShareFetch: records of about 1 KiB produced
+        one at a time, 200 ms apart, after the member was assigned its partition; with
+        min_bytes 4000 (and max_wait_ms 5000) its first fetch that delivers anything delivers
+        at least four of them, where min_bytes 1 would answer the first one alone."""
+        broker = self.start_broker()
+        topic, group = "share-min-bytes", "sg-min-bytes"
+        create_topic(broker, topic, 1)
+        self.group_config(broker, group, share_auto_offset_reset="earliest")
+        config = {"group": group, "topic": topic, "stopAfterFinal": 8, "maxMs": 45000,
+                  "maxWaitMs": 5000, "minBytes": 4000, "members": [{"name": "m0"}]}
+        consumers = Consumers(self, broker, config)
+        deadline = time.monotonic() + 30
+        while consumers.count("assignment") == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertGreater(consumers.count("assignment"), 0, "the member was never assigned")
+        time.sleep(0.3)  # its first ShareFetch is waiting
+        for i in range(8):
+            produce(broker, topic, [(0, "k%d" % i, b"x" * 1000)])
+            time.sleep(0.2)
+        events = consumers.wait()
+        fetched = [e["records"] for e in events if e["event"] == "fetched"]
+        sys.stdout.write("records per fetch with min_bytes 4000: %s\n" % fetched)
+        self.assertGreaterEqual(fetched[0], 4, "the first fetch delivered %s" % fetched)
+        self.assert_accepted_once(events, {(0, o) for o in range(8)})
 
     def test_one_member_accepts_all(self):
         self.run_members(1, 300)

@@ -5,7 +5,8 @@
 // (SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH, SHARE_SESSION_LIMIT_REACHED, a new
 // session replacing the old one, -1 closing it and releasing what the member held);
 // piggy-backed acknowledgements (INVALID_RECORD_STATE passed through); v2's record-limit mode and
-// renew rules; read_committed skipping control batches; and a long poll woken by a produce.
+// renew rules; read_committed skipping control batches; a long poll woken by a produce; and
+// min_bytes waited for up to max_wait_ms.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -433,6 +434,49 @@ TEST_F(ShareFetchTest, LongPollIsWokenByAProduce) {
     const auto& p = only(*pending->response);
     ASSERT_EQ(p.acquired_records.size(), 1u);
     EXPECT_EQ(p.acquired_records[0].last_offset, 2);
+}
+
+// min_bytes as Kafka's DelayedShareFetch: the fetch waits until the log holds that many bytes
+// past where the share-partition reads next, then acquires them all in one answer.
+// min_bytes falls inside the second batch, which a read of min_bytes would not return whole: it
+// counts all the same, and the fetch answers long before its max_wait_ms of a minute.
+TEST_F(ShareFetchTest, MinBytesWaitsForEnoughBytes) {
+    create_topic("t");
+    wire();
+    produce("t", 1);  // offset 0, one small batch
+    auto req = request("m1", 0);
+    req.max_wait_ms = 60000;
+    req.min_bytes = static_cast<int32_t>(make_batch(1).size()) + 1;
+    auto pending = start(handle_share_fetch, req, kShareFetchV1);
+    auto batch = make_batch(3);  // offsets 1-3
+    protocol::ProduceRequest produce_req;
+    produce_req.acks = 1;
+    produce_req.topic_data.push_back({"t", {}, {{0, std::span<const std::byte>(batch)}}});
+    auto produced = start(handle_produce, produce_req, 9);
+    io.restart();
+    io.run_for(std::chrono::seconds(10));
+    ASSERT_TRUE(produced->response);
+    ASSERT_TRUE(pending->response) << "still waiting 10 s after min_bytes was there";
+    const auto& p = only(*pending->response);
+    ASSERT_EQ(p.acquired_records.size(), 1u);
+    EXPECT_EQ(p.acquired_records[0].first_offset, 0);
+    EXPECT_EQ(p.acquired_records[0].last_offset, 3);
+}
+
+TEST_F(ShareFetchTest, MinBytesNotReachedAnswersWhatThereIsAtMaxWait) {
+    create_topic("t");
+    wire();
+    produce("t", 2);
+    auto req = request("m1", 0);
+    req.max_wait_ms = 50;
+    req.min_bytes = 1 << 20;
+    auto pending = start(handle_share_fetch, req, kShareFetchV1);
+    drive();
+    ASSERT_TRUE(pending->response);
+    const auto& p = only(*pending->response);
+    ASSERT_EQ(p.acquired_records.size(), 1u);
+    EXPECT_EQ(p.acquired_records[0].first_offset, 0);
+    EXPECT_EQ(p.acquired_records[0].last_offset, 1);
 }
 
 class ShareFetchAuthorizationTest : public ShareFetchTest {

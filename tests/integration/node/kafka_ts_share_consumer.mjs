@@ -16,13 +16,14 @@
 //   {"event":"ack","member","partition","first","last","types","error"}   (error 0: applied;
 //    -1: unknown, the connection was lost with the request in flight; -2: not sent, the session
 //    they belonged to is gone)
+//   {"event":"fetched","member","records"}   (a ShareFetch that delivered records: how many)
 //
 // Usage:
 //   node kafka_ts_share_consumer.mjs consume HOST:PORT CONFIG_JSON
 //     CONFIG: { group, topic, members: [{ name, accept?, releaseFirst?, rejectKeys?,
 //               releaseKeys?, hold?, fetches?, ackWith?: 'fetch'|'ack', startDelayMs?,
 //               startAfter?: NAME, processMs? }],
-//               stopAfterFinal?, idleMs?, maxMs?, maxRecords?, maxWaitMs?, batchSize?,
+//               stopAfterFinal?, idleMs?, maxMs?, maxRecords?, maxWaitMs?, minBytes?, batchSize?,
 //               stopFile?, quiet? }
 //     quiet (the benchmark): every record accepted, no line per event, counts in the last line.
 //     Stops when stopAfterFinal distinct records were accepted or rejected (acknowledgements
@@ -272,7 +273,7 @@ class Member {
       memberId: this.memberId,
       shareSessionEpoch: this.sessionEpoch,
       maxWaitMs: this.run.maxWaitMs ?? 500,
-      minBytes: 1,
+      minBytes: this.run.minBytes ?? 1,
       maxBytes: 52428800,
       maxRecords: this.run.maxRecords ?? 500,
       batchSize: this.run.batchSize ?? 500,
@@ -390,6 +391,7 @@ class Member {
       }
       try {
         const n = await this.shareFetch()
+        if (n > 0 && !this.run.quiet) emit({ event: 'fetched', member: this.name, records: n })
         if (n > 0) {
           // processMs: the time the application takes with a batch before its next fetch.
           if (this.cfg.processMs) await sleep(this.cfg.processMs)
