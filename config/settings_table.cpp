@@ -300,8 +300,9 @@ std::vector<SettingDescriptor> make_table() {
         {.key = "console.read.only",
          .default_value = "true",
          .doc = "Whether the console and its API only read. false lets them create and delete "
-                "topics, add partitions, alter configs, reset group offsets and produce "
-                "(including REST Proxy v3's produce), each authorized as its Kafka request.",
+                "topics, add partitions, alter configs, reset group offsets, produce "
+                "(including REST Proxy v3's produce) and add or remove ACLs and SCRAM users, "
+                "each authorized as its Kafka request.",
          .member = &BC::console_read_only},
         {.key = "control.api.enable",
          .default_value = "false",

@@ -78,11 +78,12 @@ http::HttpResponse error_response(int status, std::string_view message, int erro
 http::HttpResponse kafka_error_response(int16_t kafka_error, std::string_view message = {});
 
 // Each file of routes adds its own (broker/console/api/, broker/console/rest_v3/).
-void add_cluster_routes(RouteTable& routes);  // overview, metrics, ACLs, users
-void add_topic_routes(RouteTable& routes);    // topics, partitions, configs, segments
-void add_record_routes(RouteTable& routes);   // browse and produce records
-void add_group_routes(RouteTable& routes);    // groups of every type, offsets, lag, reset
-void add_schema_routes(RouteTable& routes);   // the schema registry, read through
-void add_rest_v3_routes(RouteTable& routes);  // Confluent REST Proxy v3
+void add_cluster_routes(RouteTable& routes);         // overview, metrics, ACLs, users
+void add_security_write_routes(RouteTable& routes);  // add or remove ACLs and SCRAM users
+void add_topic_routes(RouteTable& routes);           // topics, partitions, configs, segments
+void add_record_routes(RouteTable& routes);          // browse and produce records
+void add_group_routes(RouteTable& routes);           // groups of every type, offsets, lag, reset
+void add_schema_routes(RouteTable& routes);          // the schema registry, read through
+void add_rest_v3_routes(RouteTable& routes);         // Confluent REST Proxy v3
 
 }  // namespace skiff::broker::console

@@ -22,6 +22,7 @@ the committed ones), to a temporary directory otherwise (so taking them is teste
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npm_clients  # noqa: E402
 import skiff_harness  # noqa: E402
-from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONSOLE_SRC = os.path.join(HERE, "console")
@@ -389,6 +390,63 @@ class ReadOnlyConsoleTest(BrowserTestCase):
             self.assertNotIn("forced-topic", md)
             self.assertEqual(len(md[topic].partitions), 1)
             self.assertEqual(watermarks(broker.bootstrap, topic, 1), before)
+
+
+class SecurityWritesConsoleTest(BrowserTestCase):
+    """A writable console on a broker with the authorizer and a SASL_PLAINTEXT listener: a SCRAM
+    user and an ACL added with the page's forms are what a confluent-kafka client signing in as
+    that user meets, and removed with the page's buttons they are gone for it."""
+
+    ADMIN, ADMIN_PASSWORD = "admin", "admin-secret"
+    NEW_USER, NEW_PASSWORD = "bob", "bob-from-the-page"
+
+    def sasl_client(self, broker, password):
+        m = re.search(r"skiff listening on 127\.0\.0\.1:(\d+) \(SASL_PLAINTEXT\)", broker.log_text())
+        self.assertIsNotNone(m, "no SASL_PLAINTEXT listener in the log")
+        return Consumer({"bootstrap.servers": "127.0.0.1:%s" % m.group(1),
+                         "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "SCRAM-SHA-256",
+                         "sasl.username": self.NEW_USER, "sasl.password": password,
+                         "group.id": "security-writes"})
+
+    def visible_topics(self, broker, password):
+        """The topics the new user's Metadata lists, or None when it cannot sign in."""
+        c = self.sasl_client(broker, password)
+        try:
+            return set(c.list_topics(timeout=5).topics)
+        except KafkaException:
+            return None
+        finally:
+            c.close()
+
+    def test_add_and_remove_a_user_and_an_acl(self):
+        broker = skiff_harness.Broker(dict(CONSOLE_ON, **{
+            "console.read.only": "false",
+            "authorizer.class.name": AUTHORIZER["authorizer.class.name"],
+            "super.users": "User:ANONYMOUS;User:%s" % self.ADMIN,
+            "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+            "sasl.enabled.mechanisms": "SCRAM-SHA-256"}), name="security writes console broker")
+        broker.owned_by(self)
+        os.makedirs(broker.data_dir, exist_ok=True)
+        skiff_harness.add_scram_user(broker.data_dir, self.ADMIN, self.ADMIN_PASSWORD)
+        broker.start()
+        for topic in ("bob-reads", "not-bobs"):
+            kcat(["-b", broker.bootstrap, "-P", "-t", topic], data=b"x\n")
+        url = "http://127.0.0.1:%d" % broker.console_port()
+        plan = {"user": self.ADMIN, "password": self.ADMIN_PASSWORD, "newUser": self.NEW_USER,
+                "newPassword": self.NEW_PASSWORD, "aclTopic": "bob-reads"}
+        self.assertIsNone(self.visible_topics(broker, self.NEW_PASSWORD), "bob signed in before")
+
+        self.browse("security", url, **plan)
+        # The password set in the page signs bob in; the READ ACL shows him that topic only.
+        seen = self.visible_topics(broker, self.NEW_PASSWORD)
+        self.assertIsNotNone(seen, "bob could not sign in with the password set in the page")
+        self.assertIn("bob-reads", seen)
+        self.assertNotIn("not-bobs", seen)
+        self.assertIsNone(self.visible_topics(broker, "not-the-password"))
+
+        self.browse("security", url, remove=True, **plan)
+        self.assertIsNone(self.visible_topics(broker, self.NEW_PASSWORD),
+                          "bob still signs in after his credential was removed in the page")
 
 
 class AuthConsoleTest(BrowserTestCase):

@@ -215,6 +215,7 @@ void add_cluster_routes(RouteTable& routes) {
     routes.push_back({"GET", "/api/overview", false, overview});
     routes.push_back({"GET", "/api/acls", false, list_acls});
     routes.push_back({"GET", "/api/users", false, list_users});
+    add_security_write_routes(routes);
 }
 
 }  // namespace skiff::broker::console

@@ -500,6 +500,49 @@ const scenarios = {
     return {};
   },
 
+  // Security writes, signed in as a super user: a SCRAM user and an ACL added with the page's
+  // forms (the Python side then signs in as that user with confluent-kafka), or, with
+  // plan.remove, both removed with their rows' buttons.
+  async security(browser, plan) {
+    const { page, problems } = await openPage(browser, plan, {
+      httpCredentials: { username: plan.user, password: plan.password } });
+    await showView(page, plan, '/security', 'security');
+    const userRow = page.locator(`table#users tbody tr[data-user="${plan.newUser}"]`);
+    const aclRow = page.locator('table#acls tbody tr').filter({
+      has: page.locator(`td[data-field="resource_name"]`, { hasText: plan.aclTopic }) });
+    if (!plan.remove) {
+      await page.fill('form#set-user input[name="name"]', plan.newUser);
+      await page.fill('form#set-user input[name="password"]', plan.newPassword);
+      await page.click('form#set-user button[type="submit"]');
+      await userRow.waitFor({ timeout: VIEW_TIMEOUT_MS });
+      await waitView(page, 'security');
+      check((await userRow.textContent()).includes('SCRAM-SHA-256 (4096 iterations)'),
+            `the new user's row: ${await userRow.textContent()}`);
+      equal(await page.inputValue('form#set-user input[name="password"]'), '',
+            'the password left in the form');
+      await page.fill('form#add-acl input[name="resource_name"]', plan.aclTopic);
+      await page.fill('form#add-acl input[name="principal"]', `User:${plan.newUser}`);
+      await page.selectOption('form#add-acl select[name="operation"]', 'READ');
+      await page.click('form#add-acl button[type="submit"]');
+      await aclRow.first().waitFor({ timeout: VIEW_TIMEOUT_MS });
+      await waitView(page, 'security');
+      equal((await cellText(aclRow.first(), 'principal')).trim(), `User:${plan.newUser}`, 'the ACL principal');
+      equal((await cellText(aclRow.first(), 'operation')).trim(), 'READ', 'the ACL operation');
+      await shot(page, plan, 'security');
+    } else {
+      // The rows' Remove buttons ask first (confirm(), accepted by openPage).
+      await aclRow.first().locator('button').click();
+      await page.waitForFunction((topic) => ![...document.querySelectorAll('table#acls td[data-field="resource_name"]')]
+        .some((td) => td.textContent.trim() === topic), plan.aclTopic, { timeout: VIEW_TIMEOUT_MS });
+      await waitView(page, 'security');
+      await userRow.locator('button').first().click();
+      await userRow.waitFor({ state: 'detached', timeout: VIEW_TIMEOUT_MS });
+      await waitView(page, 'security');
+    }
+    await noProblems(page, problems, 'security');
+    return {};
+  },
+
   // A page of another origin posting to the console: refused, whatever the form.
   async crosssite(browser, plan) {
     const { page } = await openPage(browser, plan);
