@@ -164,7 +164,7 @@ std::vector<std::byte> bytes_of(const std::string& s) {
 
 // The one result of an AlterUserScramCredentials, as the API answers it.
 http::HttpResponse alter_user(ApiCall& call, const protocol::AlterUserScramCredentialsRequest& r,
-                              nlohmann::json answer) {
+                              const nlohmann::json& answer) {
     auto reply = call.kafka.call<protocol::AlterUserScramCredentialsResponse>(r, 0);
     if (!reply)
         return error_response(500, reply.error());
