@@ -93,6 +93,15 @@ echo
 echo "run-rounds.sh: all rounds done in $(($(date +%s) - t0))s:"
 printf '  %s\n' "${summary[@]}"
 if [ "${#failed[@]}" -gt 0 ]; then
+  # Repeated last, where a CI log that keeps only its head and tail still shows it: which tests
+  # failed in each failed round, and their first lines of evidence.
+  for name in "${failed[@]}"; do
+    echo "run-rounds.sh: round $name's failures:"
+    sed -n '/^FAILED ([1-9]/,/^[0-9]* passed, /p' "$logs/$name.log" | sed '$d' | head -n 24 |
+      cut -c1-400 | sed 's/^/  /'
+    grep -a -E '^(not started|run.sh: (skiff exited|time budget|giving up|retrying))' \
+      "$logs/$name.log" | head -n 5 | sed 's/^/  /' || true
+  done
   echo "run-rounds.sh: FAILED: ${failed[*]}"
   exit 1
 fi
