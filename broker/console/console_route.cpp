@@ -23,6 +23,15 @@ http::HttpResponse error_response(int status, std::string_view message, int erro
                                                 {"message", std::string(message)}});
 }
 
+Expected<nlohmann::json, std::string> parse_json_object(std::string_view body) {
+    auto json = nlohmann::json::parse(body, nullptr, false);
+    if (json.is_discarded())
+        return unexpected(std::string("the body is not JSON"));
+    if (!json.is_object())
+        return unexpected(std::string("the body must be a JSON object"));
+    return json;
+}
+
 http::HttpResponse kafka_error_response(int16_t kafka_error, std::string_view message) {
     using protocol::ErrorCode;
     const auto code = static_cast<ErrorCode>(kafka_error);

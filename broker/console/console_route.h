@@ -76,6 +76,9 @@ http::HttpResponse error_response(int status, std::string_view message, int erro
 // or group, 403 for an authorization failure, 400 for an invalid request, 409 for an existing
 // topic, 500 otherwise) and Kafka's name and message.
 http::HttpResponse kafka_error_response(int16_t kafka_error, std::string_view message = {});
+// A request body that must be a JSON object (every POST, PUT and PATCH of the API): the object,
+// or what is wrong with it, which the route answers as a 400.
+Expected<nlohmann::json, std::string> parse_json_object(std::string_view body);
 
 // Each file of routes adds its own (broker/console/api/, broker/console/rest_v3/).
 void add_cluster_routes(RouteTable& routes);         // overview, metrics, ACLs, users

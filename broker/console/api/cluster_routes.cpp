@@ -9,6 +9,7 @@
 #include <string>
 
 #include "broker/broker.h"
+#include "broker/console/api/security_api.h"
 #include "broker/console/console_route.h"
 #include "broker/console/rate_sampler.h"
 #include "broker/security/acl.h"
@@ -161,17 +162,9 @@ http::HttpResponse list_acls(ApiCall& call) {
     nlohmann::json acls = nlohmann::json::array();
     for (const auto& resource : resp.resources) {
         for (const auto& acl : resource.acls) {
-            acls.push_back(
-                {{"resource_type",
-                  security::name_of(security::resource_type_from_code(resource.resource_type))},
-                 {"resource_name", resource.resource_name},
-                 {"pattern_type",
-                  security::name_of(security::pattern_type_from_code(resource.pattern_type))},
-                 {"principal", acl.principal},
-                 {"host", acl.host},
-                 {"operation", security::name_of(security::acl_operation_from_code(acl.operation))},
-                 {"permission",
-                  security::name_of(security::acl_permission_from_code(acl.permission_type))}});
+            acls.push_back(acl_json(resource.resource_type, resource.resource_name,
+                                    resource.pattern_type, acl.principal, acl.host, acl.operation,
+                                    acl.permission_type));
         }
     }
     return json_response(200, {{"authorizer", true}, {"acls", acls}});

@@ -383,11 +383,10 @@ struct ResetRequest {
 };
 
 Expected<ResetRequest, std::string> parse_reset(const std::string& text) {
-    const json body = json::parse(text, nullptr, false);
-    if (body.is_discarded())
-        return unexpected(std::string("the body is not JSON"));
-    if (!body.is_object())
-        return unexpected(std::string("the body must be a JSON object"));
+    auto parsed = parse_json_object(text);
+    if (!parsed)
+        return unexpected(std::move(parsed.error()));
+    const json& body = *parsed;
     ResetRequest r;
     auto to = body.find("to");
     if (to == body.end() || !to->is_string())

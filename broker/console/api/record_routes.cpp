@@ -323,11 +323,10 @@ Expected<int32_t, http::HttpResponse> partition_count(ApiCall& call, const std::
 
 http::HttpResponse produce_record(ApiCall& call) {
     const std::string topic = call.params.at("topic");
-    auto body = nlohmann::json::parse(call.http.body, nullptr, false);
-    if (body.is_discarded())
-        return error_response(400, "the body is not JSON");
-    if (!body.is_object())
-        return error_response(400, "the body must be a JSON object");
+    auto parsed = parse_json_object(call.http.body);
+    if (!parsed)
+        return error_response(400, parsed.error());
+    nlohmann::json& body = *parsed;
     protocol::RecordSpec record;
     std::string why;
     if (!optional_string(body, "key", record.key, why) ||

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "broker/console/api/security_api.h"
 #include "broker/console/console_route.h"
 #include "broker/security/acl.h"
 #include "broker/security/scram.h"
@@ -15,6 +16,19 @@
 #include "protocol/user_scram_credentials.h"
 
 namespace skiff::broker::console {
+
+nlohmann::json acl_json(int8_t type, const std::string& name, int8_t pattern,
+                        const std::string& principal, const std::string& host, int8_t operation,
+                        int8_t permission) {
+    return {{"resource_type", security::name_of(security::resource_type_from_code(type))},
+            {"resource_name", name},
+            {"pattern_type", security::name_of(security::pattern_type_from_code(pattern))},
+            {"principal", principal},
+            {"host", host},
+            {"operation", security::name_of(security::acl_operation_from_code(operation))},
+            {"permission", security::name_of(security::acl_permission_from_code(permission))}};
+}
+
 namespace security_writes_impl {
 
 using protocol::ErrorCode;
@@ -64,25 +78,6 @@ std::optional<http::HttpResponse> parse_acl(const Field& field, protocol::Creata
     return std::nullopt;
 }
 
-nlohmann::json acl_json(int8_t type, const std::string& name, int8_t pattern,
-                        const std::string& principal, const std::string& host, int8_t operation,
-                        int8_t permission) {
-    return {{"resource_type", security::name_of(security::resource_type_from_code(type))},
-            {"resource_name", name},
-            {"pattern_type", security::name_of(security::pattern_type_from_code(pattern))},
-            {"principal", principal},
-            {"host", host},
-            {"operation", security::name_of(security::acl_operation_from_code(operation))},
-            {"permission", security::name_of(security::acl_permission_from_code(permission))}};
-}
-
-std::optional<http::HttpResponse> parse_object(const ApiCall& call, nlohmann::json& out) {
-    out = nlohmann::json::parse(call.http.body, nullptr, false);
-    if (out.is_discarded() || !out.is_object())
-        return error_response(400, "the body must be a JSON object");
-    return std::nullopt;
-}
-
 // A string member of `body`, nullopt when absent; "" (never a valid value) when not a string.
 std::optional<std::string> string_member(const nlohmann::json& body, const char* name) {
     if (!body.contains(name) || body[name].is_null())
@@ -92,9 +87,10 @@ std::optional<std::string> string_member(const nlohmann::json& body, const char*
 
 // POST /api/acls: CreateAcls with one binding.
 http::HttpResponse create_acl(ApiCall& call) {
-    nlohmann::json body;
-    if (auto bad = parse_object(call, body))
-        return *bad;
+    auto parsed = parse_json_object(call.http.body);
+    if (!parsed)
+        return error_response(400, parsed.error());
+    nlohmann::json& body = *parsed;
     protocol::CreatableAcl acl;
     if (auto bad = parse_acl([&](const char* n) { return string_member(body, n); }, acl))
         return *bad;
@@ -178,9 +174,10 @@ http::HttpResponse alter_user(ApiCall& call, const protocol::AlterUserScramCrede
 // POST /api/users {name, password, mechanism?, iterations?}: the salt and SaltedPassword are made
 // here, as a Kafka admin client makes them (KIP-554); the password itself is never sent on.
 http::HttpResponse upsert_user(ApiCall& call) {
-    nlohmann::json body;
-    if (auto bad = parse_object(call, body))
-        return *bad;
+    auto parsed = parse_json_object(call.http.body);
+    if (!parsed)
+        return error_response(400, parsed.error());
+    nlohmann::json& body = *parsed;
     const auto name = string_member(body, "name");
     if (!name || name->empty())
         return error_response(400, "\"name\" must be a non-empty string");

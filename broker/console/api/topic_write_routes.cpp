@@ -20,16 +20,6 @@ namespace {
 using protocol::ErrorCode;
 constexpr int32_t kTimeoutMs = 30000;
 
-// The body as a JSON object, or the 400 that says why not.
-std::optional<http::HttpResponse> parse_object(const ApiCall& call, nlohmann::json& out) {
-    out = nlohmann::json::parse(call.http.body, nullptr, false);
-    if (out.is_discarded())
-        return error_response(400, "the body is not JSON");
-    if (!out.is_object())
-        return error_response(400, "the body must be a JSON object");
-    return std::nullopt;
-}
-
 // A JSON integer in [1, INT32_MAX] (Kafka's partition counts), or nullopt.
 std::optional<int32_t> positive_int32(const nlohmann::json& v) {
     if (v.is_number_unsigned()) {
@@ -61,9 +51,10 @@ http::HttpResponse kafka_error(ErrorCode code, const std::optional<std::string>&
 }
 
 http::HttpResponse create_topic(ApiCall& call) {
-    nlohmann::json body;
-    if (auto bad = parse_object(call, body))
-        return *bad;
+    auto parsed = parse_json_object(call.http.body);
+    if (!parsed)
+        return error_response(400, parsed.error());
+    nlohmann::json& body = *parsed;
     if (!body.contains("name") || !body["name"].is_string())
         return error_response(400, "\"name\" must be a string: the topic's name");
     protocol::CreatableTopic topic;
@@ -114,9 +105,10 @@ http::HttpResponse delete_topic(ApiCall& call) {
 
 http::HttpResponse create_partitions(ApiCall& call) {
     const auto& name = call.params.at("topic");
-    nlohmann::json body;
-    if (auto bad = parse_object(call, body))
-        return *bad;
+    auto parsed = parse_json_object(call.http.body);
+    if (!parsed)
+        return error_response(400, parsed.error());
+    nlohmann::json& body = *parsed;
     auto count = body.contains("count") ? positive_int32(body["count"]) : std::nullopt;
     if (!count)
         return error_response(400,
@@ -136,9 +128,10 @@ http::HttpResponse create_partitions(ApiCall& call) {
 
 http::HttpResponse alter_configs(ApiCall& call) {
     const auto& name = call.params.at("topic");
-    nlohmann::json body;
-    if (auto bad = parse_object(call, body))
-        return *bad;
+    auto parsed = parse_json_object(call.http.body);
+    if (!parsed)
+        return error_response(400, parsed.error());
+    nlohmann::json& body = *parsed;
     protocol::IncrementalAlterConfigsResource resource;
     resource.resource_type = protocol::kResourceTypeTopic;
     resource.resource_name = name;
