@@ -158,6 +158,36 @@ share::LogBounds bounds_of(storage::PartitionLog& log, const share::ShareGroupCo
         }};
 }
 
+// Where one partition of the session stands: its log and the offset its share-partition reads
+// next, or why it cannot be read. fetch_all and bytes_waiting both start each partition here.
+struct Located {
+    ErrorCode error = ErrorCode::none;
+    storage::PartitionLog* log = nullptr;
+    share::SharePartitionKey key;
+    share::LogBounds bounds;
+    std::optional<int64_t> next;  // the next offset to acquire; nullopt: none yet
+
+    bool has_records() const { return next && *next < bounds.read_end_offset; }
+};
+
+Located locate(const FetchScope& f, const SessionPartition& sp, int64_t now) {
+    Located at;
+    auto topic = resolve_share_topic(f.ctx, sp.topic_id);
+    if (topic.error != ErrorCode::none) {
+        at.error = topic.error;
+        return at;
+    }
+    at.log = f.ctx.broker.logs().get({topic.name, sp.partition});
+    if (!at.log) {
+        at.error = ErrorCode::unknown_topic_or_partition;
+        return at;
+    }
+    at.key = {f.group_id, {topic.name, sp.partition}, sp.topic_id};
+    at.bounds = bounds_of(*at.log, f.config);
+    at.next = f.partitions.next_fetch_offset(at.key, f.config, at.bounds, now);
+    return at;
+}
+
 // Reads and acquires for every partition of the session; answers into `resp`.
 Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
     Pass pass;
@@ -174,27 +204,18 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
     for (const SessionPartition& sp : f.session) {
         if (pass.acquired >= max_records)
             break;
-        auto topic = resolve_share_topic(f.ctx, sp.topic_id);
-        if (topic.error != ErrorCode::none) {
-            slot(resp, sp.topic_id, sp.partition).error_code = topic.error;
-            pass.has_error = true;
-            continue;
-        }
-        auto* log = f.ctx.broker.logs().get({topic.name, sp.partition});
-        if (!log) {
-            slot(resp, sp.topic_id, sp.partition).error_code =
-                ErrorCode::unknown_topic_or_partition;
-            pass.has_error = true;
-            continue;
-        }
-        const share::SharePartitionKey key{f.group_id, {topic.name, sp.partition}, sp.topic_id};
-        const share::LogBounds bounds = bounds_of(*log, f.config);
         const int64_t now = share_now_ms();
-        auto next = f.partitions.next_fetch_offset(key, f.config, bounds, now);
-        if (!next || *next >= bounds.read_end_offset)
+        const Located at = locate(f, sp, now);
+        if (at.error != ErrorCode::none) {
+            slot(resp, sp.topic_id, sp.partition).error_code = at.error;
+            pass.has_error = true;
             continue;
+        }
+        if (!at.has_records())
+            continue;
+        const int64_t next = *at.next;
         // KIP-74 as Fetch: the first partition with data may exceed max_bytes by one batch.
-        auto read = log->read(*next, budget, pass.bytes == 0, isolation);
+        auto read = at.log->read(next, budget, pass.bytes == 0, isolation);
         if (!read) {
             slot(resp, sp.topic_id, sp.partition).error_code = to_error_code(read.error().code);
             pass.has_error = true;
@@ -212,15 +233,15 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
             // Record-limit mode (v2): never more offsets offered than may be acquired, so the
             // manager cannot overshoot max_records with a whole batch.
             if (f.record_limit) {
-                const int64_t window_end = *next + left - 1;
+                const int64_t window_end = next + left - 1;
                 if (o.base_offset > window_end)
                     break;
                 o.last_offset = std::min(o.last_offset, window_end);
             }
             offered.push_back(o);
         }
-        auto acquired = f.partitions.acquire(key, f.member_id, offered, static_cast<int32_t>(left),
-                                             f.config, now);
+        auto acquired = f.partitions.acquire(at.key, f.member_id, offered,
+                                             static_cast<int32_t>(left), f.config, now);
         if (acquired.empty())
             continue;
         const int64_t first = acquired.front().first_offset;
@@ -254,7 +275,7 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
         }
         const int64_t size = out.records.size_bytes();
         // /metrics' fetched records and bytes count share consumers too (the records acquired).
-        auto& traffic = log->traffic();
+        auto& traffic = at.log->traffic();
         storage::PartitionTraffic::add(traffic.records_fetched,
                                        static_cast<uint64_t>(acquired_here));
         storage::PartitionTraffic::add(traffic.bytes_fetched, static_cast<uint64_t>(size));
@@ -274,24 +295,18 @@ int64_t bytes_waiting(const FetchScope& f, int64_t enough) {
                                                    : storage::Isolation::read_uncommitted;
     int64_t total = 0;
     for (const SessionPartition& sp : f.session) {
-        auto topic = resolve_share_topic(f.ctx, sp.topic_id);
-        auto* log = topic.error == ErrorCode::none
-                        ? f.ctx.broker.logs().get({topic.name, sp.partition})
-                        : nullptr;
-        if (!log)
+        const Located at = locate(f, sp, share_now_ms());
+        if (at.error != ErrorCode::none)
             return enough;
-        const share::SharePartitionKey key{f.group_id, {topic.name, sp.partition}, sp.topic_id};
-        const share::LogBounds bounds = bounds_of(*log, f.config);
-        auto next = f.partitions.next_fetch_offset(key, f.config, bounds, share_now_ms());
-        if (!next || *next >= bounds.read_end_offset)
+        if (!at.has_records())
             continue;
-        auto read = log->read(*next, enough - total, true, isolation);
+        auto read = at.log->read(*at.next, enough - total, true, isolation);
         if (!read)
             return enough;
         total += read->total_bytes;
         // A read ends early only at a batch that would not fit: then the rest is enough.
         if (total >= enough ||
-            (read->next_offset >= 0 && read->next_offset < bounds.read_end_offset))
+            (read->next_offset >= 0 && read->next_offset < at.bounds.read_end_offset))
             return enough;
     }
     return total;
