@@ -97,8 +97,11 @@ if [ "${#failed[@]}" -gt 0 ]; then
   # failed in each failed round, and their first lines of evidence.
   for name in "${failed[@]}"; do
     echo "run-rounds.sh: round $name's failures:"
-    sed -n '/^FAILED ([1-9]/,/^[0-9]* passed, /p' "$logs/$name.log" | sed '$d' | head -n 24 |
-      cut -c1-400 | sed 's/^/  /'
+    failures=$(sed -n '/^FAILED ([1-9]/,/^[0-9]* passed, /p' "$logs/$name.log" | sed '$d' |
+      head -n 24 | cut -c1-400)
+    # No FAILED list: run.sh itself stopped (a setup problem, or a broker that exited).
+    [ -n "$failures" ] || failures=$(grep -a -v '^ *|' "$logs/$name.log" | tail -n 8 | cut -c1-400)
+    printf '%s\n' "$failures" | sed 's/^/  /'
     grep -a -E '^(not started|run.sh: (skiff exited|time budget|giving up|retrying))' \
       "$logs/$name.log" | head -n 5 | sed 's/^/  /' || true
   done
