@@ -60,6 +60,13 @@ Broker::Broker(config::BrokerConfig config, std::unique_ptr<storage::LogManager>
     if (!credentials)
         throw std::runtime_error(credentials.error().message);
     credentials_ = std::move(*credentials);
+    quota_manager_ = std::make_unique<quotas::ClientQuotaManager>(quotas::QuotaWindow{
+        .samples = config_.quota_window_num,
+        .window_ms = static_cast<int64_t>(config_.quota_window_size_seconds) * 1000});
+    auto client_quotas = quotas::ClientQuotaStore::open(logs_->log_dir(), *quota_manager_);
+    if (!client_quotas)
+        throw std::runtime_error(client_quotas.error());
+    client_quotas_ = std::move(*client_quotas);
     if (!config_.authorizer_class_name.empty()) {
         security::AuthorizerSettings settings;
         settings.super_users = security::parse_super_users(config_.super_users);

@@ -17,6 +17,7 @@
 #include "broker/group/share/coordinator_share_membership.h"
 #include "broker/metrics/connection_metrics.h"
 #include "broker/metrics/request_metrics.h"
+#include "broker/quotas/client_quota_store.h"
 #include "broker/schema_registry/registry.h"
 #include "broker/schema_registry/service/schemas_topic.h"
 #include "broker/security/authorizer.h"
@@ -65,6 +66,10 @@ class Broker {
     security::Authorizer* authorizer() { return authorizer_.get(); }
     // The SCRAM users (<log.dirs>/scram-credentials), which SASL checks passwords against.
     security::CredentialStore& credentials() { return *credentials_; }
+    // The client quotas set with AlterClientQuotas (<log.dirs>/client-quotas), and their
+    // enforcement on Produce and Fetch (docs/quotas.md).
+    quotas::ClientQuotaStore& client_quotas() { return *client_quotas_; }
+    quotas::ClientQuotaManager& quota_manager() { return *quota_manager_; }
     int32_t node_id() const { return config_.node_id; }
     // The schema registry's state (its HTTP side is the Server's), or null when
     // schema.registry.listeners is empty (docs/schema-registry.md).
@@ -150,6 +155,8 @@ class Broker {
     config::SecurityProtocolMap security_protocols_;  // parsed listener.security.protocol.map
     std::unique_ptr<DynamicBrokerConfigs> dynamic_configs_;
     std::unique_ptr<security::CredentialStore> credentials_;
+    std::unique_ptr<quotas::ClientQuotaManager> quota_manager_;  // before the store that feeds it
+    std::unique_ptr<quotas::ClientQuotaStore> client_quotas_;
     // In the compacted _schemas topic; the registry writes through it, so it outlives it.
     std::unique_ptr<schema_registry_service::SchemasTopic> schemas_topic_;
     std::unique_ptr<schema_registry::Registry> schema_registry_;

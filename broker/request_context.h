@@ -38,6 +38,21 @@ struct RequestContext {
     bool close_connection = false;
     // Set by Fetch when it waited for data (a long poll): its duration is measured apart.
     bool long_poll = false;
+    // The request's size on the wire (its frame, without the size prefix): what Produce counts
+    // against the client's producer_byte_rate.
+    size_t request_bytes = 0;
+    // Set by a handler whose client went over its quota (docs/quotas.md): the connection reads
+    // nothing more from the client for this long after the response (Kafka mutes the channel).
+    int32_t throttle_ms = 0;
 };
+
+// The user a client quota is for: the principal's name ("alice" of "User:alice"; ANONYMOUS for
+// a client that did not authenticate), as Kafka's quota entities name users.
+inline std::string_view quota_user(const RequestContext& ctx) {
+    std::string_view principal = ctx.session ? ctx.session->principal : kAnonymousPrincipal;
+    if (principal.starts_with("User:"))
+        principal.remove_prefix(5);
+    return principal;
+}
 
 }  // namespace skiff::broker

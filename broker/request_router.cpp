@@ -195,7 +195,8 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
                        .peer = peer,
                        .client_software = client_software,
                        .listener = listener,
-                       .session = session};
+                       .session = session,
+                       .request_bytes = frame.size()};
     RouteOutcome outcome;
     try {
         outcome = co_await find(header.api_key)(ctx, frame.subspan(decoded->body_offset),
@@ -206,8 +207,10 @@ asio::awaitable<RequestRouter::Result> RequestRouter::dispatch(
                 header.api_version, e.what());
         co_return Result::close;
     }
-    if (info)
+    if (info) {
         info->long_poll = ctx.long_poll;
+        info->throttle_ms = ctx.throttle_ms;
+    }
     if (outcome.decode_error) {
         log.log(spdlog::level::warn, "request:malformed-body",
                 "connection {}: malformed {} v{} request: {}; closing", peer,

@@ -20,8 +20,9 @@ namespace skiff::broker {
 
 // What the connection needs to know of a dispatched request for the metrics.
 struct DispatchInfo {
-    int16_t api_key = -1;    // -1 until the header was decoded and the API found
-    bool long_poll = false;  // a Fetch that waited for data
+    int16_t api_key = -1;     // -1 until the header was decoded and the API found
+    bool long_poll = false;   // a Fetch that waited for data
+    int32_t throttle_ms = 0;  // over a client quota: read nothing more from it for this long
 };
 
 struct RouteOutcome {

@@ -68,6 +68,10 @@ struct BrokerConfig {
     int32_t client_telemetry_push_interval_ms = 30000;
     int32_t telemetry_max_bytes = 1048576;
     int32_t client_telemetry_max_clients = 1000;
+    // Client quotas (docs/quotas.md): the rate is measured over this many windows of this many
+    // seconds, as Kafka's quota.window.num and quota.window.size.seconds.
+    int32_t quota_window_num = 11;
+    int32_t quota_window_size_seconds = 1;
     int32_t node_id = 1;
     std::string log_dir = "./data";
     int32_t num_partitions = 1;

@@ -357,6 +357,15 @@ std::vector<SettingDescriptor> make_table() {
          .doc = "How many client instances' metrics are kept; the one heard from longest ago is "
                 "dropped for a new one (counted in skiff_client_telemetry_clients_dropped_total).",
          .member = &BC::client_telemetry_max_clients, .min = 1},
+        {.key = "quota.window.num",
+         .default_value = "11",
+         .doc = "Client quotas (docs/quotas.md): how many windows a client's byte rate is measured "
+                "over; with quota.window.size.seconds, how long a burst counts against it.",
+         .member = &BC::quota_window_num, .min = 2, .max = 3600},
+        {.key = "quota.window.size.seconds",
+         .default_value = "1",
+         .doc = "Client quotas: the length of each of those windows, in seconds.",
+         .member = &BC::quota_window_size_seconds, .min = 1, .max = 3600},
         {.key = "node.id", .other_spellings = {{"broker.id"}},
          .default_value = "1",
          .doc = "Id of this broker in metadata responses (broker.id is accepted as an alias).",

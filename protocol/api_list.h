@@ -50,6 +50,8 @@
     X(incremental_alter_configs,44, IncrementalAlterConfigs, IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0,  1,  1) \
     X(list_partition_reassignments, 46, ListPartitionReassignments,ListPartitionReassignmentsRequest,ListPartitionReassignmentsResponse, 0,  0,  0) \
     X(offset_delete,            47, OffsetDelete,            OffsetDeleteRequest,            OffsetDeleteResponse,            0,  0,  1) \
+    X(describe_client_quotas,   48, DescribeClientQuotas,    DescribeClientQuotasRequest,    DescribeClientQuotasResponse,    0,  1,  1) \
+    X(alter_client_quotas,      49, AlterClientQuotas,       AlterClientQuotasRequest,       AlterClientQuotasResponse,       0,  1,  1) \
     X(describe_user_scram_credentials, 50, DescribeUserScramCredentials, DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse, 0, 0, 0) \
     X(alter_user_scram_credentials,    51, AlterUserScramCredentials,    AlterUserScramCredentialsRequest,    AlterUserScramCredentialsResponse,    0, 0, 0) \
     X(update_features,          57, UpdateFeatures,          UpdateFeaturesRequest,          UpdateFeaturesResponse,          0,  2,  0) \

@@ -19,6 +19,7 @@
 #include "protocol/api_key.h"
 #include "protocol/api_table.h"
 #include "protocol/api_versions.h"
+#include "protocol/client_quotas.h"
 #include "protocol/codec.h"
 #include "protocol/consumer_group_describe.h"
 #include "protocol/consumer_group_heartbeat.h"

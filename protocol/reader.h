@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -127,6 +128,8 @@ void Reader::read_value(const char* name, T& v, const FieldSpec& spec) {
         v = static_cast<T>(read_int<std::underlying_type_t<T>>(name));
     } else if constexpr (std::is_integral_v<T>) {
         v = read_int<T>(name);
+    } else if constexpr (std::is_same_v<T, double>) {
+        v = std::bit_cast<double>(read_int<uint64_t>(name));  // float64: IEEE 754, big-endian
     } else if constexpr (std::is_same_v<T, Uuid>) {
         v = read_uuid(name);
     } else if constexpr (std::is_same_v<T, std::string>) {

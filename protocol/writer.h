@@ -6,6 +6,7 @@
 // than 32767 bytes in a non-flexible version is cut), and tests check the broker never does that.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -90,6 +91,8 @@ void Writer::write_value(const T& v, const FieldSpec& spec) {
         out_.put_int(static_cast<std::underlying_type_t<T>>(v));
     } else if constexpr (std::is_integral_v<T>) {
         out_.put_int(v);
+    } else if constexpr (std::is_same_v<T, double>) {
+        out_.put_int(std::bit_cast<uint64_t>(v));  // float64: IEEE 754, big-endian
     } else if constexpr (std::is_same_v<T, Uuid>) {
         out_.put_bytes(std::as_bytes(std::span(v.bytes)));
     } else if constexpr (std::is_same_v<T, std::string>) {

@@ -8,6 +8,7 @@
 
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
+#include "broker/handlers/client_quota_throttle.h"
 #include "broker/handlers/fetch_down_convert.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/leader_hints.h"
@@ -55,13 +56,14 @@ struct Pass {
 };
 
 Pass read_all(Broker& broker, const protocol::FetchRequest& req,
-              const std::vector<FetchTopicRef>& refs, int16_t version,
+              const std::vector<FetchTopicRef>& refs, int16_t version, int64_t quota_cap,
               protocol::FetchResponse& resp) {
     Pass pass;
     fetched_logs().clear();
-    // v3+ has a response-wide limit; before that only per-partition limits existed.
-    int64_t budget =
-        version >= 3 ? std::max<int64_t>(req.max_bytes, 0) : std::numeric_limits<int32_t>::max();
+    // v3+ has a response-wide limit; before that only per-partition limits existed. A client
+    // quota caps it further (quota_cap).
+    int64_t budget = std::min(quota_cap, version >= 3 ? std::max<int64_t>(req.max_bytes, 0)
+                                                      : std::numeric_limits<int32_t>::max());
     // v4+ read_committed (isolation_level 1): only below the last stable offset.
     const auto isolation = version >= 4 && req.isolation_level == 1
                                ? storage::Isolation::read_committed
@@ -205,8 +207,26 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
         if (ref.error == ErrorCode::none &&
             !authorized(ctx, AclOperation::read, ResourceType::topic, ref.name))
             ref.error = ErrorCode::topic_authorization_failed;
-    Pass pass = read_all(ctx.broker, req, refs, version, resp);
-    if (pass.has_error || pass.bytes >= req.min_bytes || req.max_wait_ms <= 0) {
+    // Client quotas (docs/quotas.md): no response holds more than the client's quota allows in
+    // one measuring span (Kafka's getMaxValueInQuotaWindow), and its record bytes count against
+    // consumer_byte_rate; over it, the answer holds no partitions and says how long to wait
+    // (Kafka takes the bytes back and answers a throttled fetch empty).
+    const int64_t quota_cap = quota_max_bytes(ctx, quotas::QuotaKind::fetch)
+                                  .value_or(std::numeric_limits<int64_t>::max());
+    const int64_t min_bytes = std::min<int64_t>(req.min_bytes, quota_cap);
+    Pass pass;
+    const auto apply_quota = [&] {
+        const int32_t t = record_quota(ctx, quotas::QuotaKind::fetch, pass.bytes);
+        if (t <= 0)
+            return;
+        unrecord_quota(ctx, quotas::QuotaKind::fetch, pass.bytes);
+        resp.responses.clear();
+        fetched_logs().clear();
+        resp.throttle_time_ms = t;
+    };
+    pass = read_all(ctx.broker, req, refs, version, quota_cap, resp);
+    if (pass.has_error || pass.bytes >= min_bytes || req.max_wait_ms <= 0) {
+        apply_quota();
         count_fetched();
         add_leader_hints(ctx, resp);
         co_return resp;
@@ -223,8 +243,8 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
     auto& waiters = ctx.broker.waiters();
     const uint64_t releases = waiters.releases();
     waiters.add(keys, waiter);
-    pass = read_all(ctx.broker, req, refs, version, resp);
-    while (!pass.has_error && pass.bytes < req.min_bytes &&
+    pass = read_all(ctx.broker, req, refs, version, quota_cap, resp);
+    while (!pass.has_error && pass.bytes < min_bytes &&
            std::chrono::steady_clock::now() < deadline && waiters.releases() == releases) {
         ctx.long_poll = true;
         if (!waiter->woken) {
@@ -232,9 +252,10 @@ asio::awaitable<protocol::FetchResponse> handle_fetch(RequestContext& ctx,
             co_await waiter->timer.async_wait(use_tuple);
         }
         waiter->woken = false;
-        pass = read_all(ctx.broker, req, refs, version, resp);
+        pass = read_all(ctx.broker, req, refs, version, quota_cap, resp);
     }
     waiters.remove(keys, waiter);
+    apply_quota();
     count_fetched();
     add_leader_hints(ctx, resp);
     co_return resp;

@@ -5,6 +5,7 @@
 
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
+#include "broker/handlers/client_quota_throttle.h"
 #include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/leader_hints.h"
@@ -576,6 +577,10 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
             for (const auto& r : t.partition_responses)
                 ctx.close_connection |= r.error_code != ErrorCode::none;
     add_leader_hints(ctx, resp);
+    // Client quotas: the request's size against producer_byte_rate (after the append, as Kafka
+    // records it: the records are stored, the client is told to wait before sending more).
+    resp.throttle_time_ms =
+        record_quota(ctx, quotas::QuotaKind::produce, static_cast<int64_t>(ctx.request_bytes));
     co_return resp;
 }
 

@@ -170,6 +170,16 @@ void write_storage(Exposition& out, Broker& broker, const ScrapeSources& sources
     }
 }
 
+// Client quotas (docs/quotas.md): responses that told a client to wait.
+void write_quotas(Exposition& out, const quotas::ClientQuotaManager& quotas) {
+    out.family("skiff_quota_throttled_responses_total", "counter",
+               "Produce and Fetch responses whose client was over its byte-rate quota, by kind.");
+    out.sample("skiff_quota_throttled_responses_total", {{"kind", "produce"}},
+               static_cast<double>(quotas.throttled_requests(quotas::QuotaKind::produce)));
+    out.sample("skiff_quota_throttled_responses_total", {{"kind", "fetch"}},
+               static_cast<double>(quotas.throttled_requests(quotas::QuotaKind::fetch)));
+}
+
 // The test-control API's counters (docs/control-api.md), only when it is on.
 void write_control(Exposition& out, control::ControlPlane& control) {
     using control::FaultAction;
@@ -221,6 +231,7 @@ std::string collect(const ScrapeSources& sources) {
         if (auto* shares = broker->share_partitions())
             write_share_partitions(out, *shares);
         write_storage(out, *broker, sources);
+        write_quotas(out, broker->quota_manager());
         if (auto* control = broker->control())
             write_control(out, *control);
         if (auto* telemetry = broker->client_telemetry())

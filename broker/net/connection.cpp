@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "broker/broker.h"
 #include "broker/log_throttle.h"
@@ -72,6 +73,7 @@ Connection::Connection(asio::ip::tcp::socket socket, std::string listener, Broke
       space_signal_(socket_.get_executor()),
       budget_signal_(socket_.get_executor()),
       idle_timer_(socket_.get_executor()),
+      mute_timer_(socket_.get_executor()),
       last_activity_(std::chrono::steady_clock::now()) {
     static std::atomic<uint64_t> accepted{0};
     session_.connection_id = accepted.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -122,6 +124,7 @@ void Connection::begin_shutdown() {
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
         self->stopping_ = true;
         self->set_close_reason(metrics::CloseReason::shutdown);
+        self->mute_timer_.cancel();
         std::error_code ec;
         // EOF for the read loop; responses already queued are still written.
         self->socket_.shutdown(asio::ip::tcp::socket::shutdown_receive, ec);
@@ -183,6 +186,14 @@ asio::awaitable<void> Connection::read_loop() {
             release_reservation();
             if (!keep)
                 break;
+            if (throttle_ms_ > 0) {
+                // Over a client quota (docs/quotas.md): nothing more is read from this client
+                // until its throttle time has passed, as Kafka mutes the channel (KIP-219).
+                mute_timer_.expires_after(
+                    std::chrono::milliseconds(std::exchange(throttle_ms_, 0)));
+                co_await mute_timer_.async_wait(use_tuple);
+                last_activity_ = std::chrono::steady_clock::now();
+            }
             while (queue_.size() >= kMaxQueuedResponses && !closed_)
                 co_await wait_signal(space_signal_);
             continue;
@@ -343,6 +354,7 @@ asio::awaitable<bool> Connection::process(std::span<const std::byte> frame) {
                                                   &client_software_, &info, &session_);
     timing.api_key = info.api_key;
     timing.long_poll = info.long_poll;
+    throttle_ms_ = info.throttle_ms;
     using Result = RequestRouter::Result;
     if (result == Result::close || result == Result::no_response) {
         recycle(std::move(out));
@@ -459,6 +471,7 @@ void Connection::close_socket() {
     space_signal_.cancel();
     budget_signal_.cancel();
     idle_timer_.cancel();
+    mute_timer_.cancel();
 }
 
 }  // namespace skiff::broker

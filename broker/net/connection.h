@@ -124,6 +124,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     asio::steady_timer space_signal_;
     asio::steady_timer budget_signal_;
     asio::steady_timer idle_timer_;
+    // Over a client quota: the read loop waits on this before the next request (cancelled when
+    // the connection shuts down), for throttle_ms_ set by the request just handled.
+    asio::steady_timer mute_timer_;
+    int32_t throttle_ms_ = 0;
     std::chrono::steady_clock::time_point last_activity_;
     bool reading_done_ = false;
     bool closed_ = false;

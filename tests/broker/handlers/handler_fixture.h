@@ -80,6 +80,7 @@ struct Pending {
     std::optional<Resp> response;
     bool suppressed = false;  // ctx.suppress_response after the call
     bool closed = false;      // ctx.close_connection after the call
+    int32_t throttle_ms = 0;  // ctx.throttle_ms after the call
 };
 
 // One record batch (uncompressed, valid CRC) with `count` records "v0", "v1", ...
@@ -189,6 +190,7 @@ class HandlerTest : public ::testing::Test {
             throw std::runtime_error("the handler did not produce a response");
         suppressed = pending->suppressed;
         closed = pending->closed;
+        throttle_ms = pending->throttle_ms;
         return std::move(*pending->response);
     }
 
@@ -206,6 +208,7 @@ class HandlerTest : public ::testing::Test {
     asio::io_context io;
     bool suppressed = false;  // of the last run()
     bool closed = false;      // of the last run(): the connection would be closed
+    int32_t throttle_ms = 0;  // of the last run(): how long the connection would be muted
 
   private:
     template <class Req, class Resp>
@@ -229,13 +232,15 @@ class HandlerTest : public ::testing::Test {
                            .header = header,
                            .peer = peer,
                            .listener = listener,
-                           .session = session};
+                           .session = session,
+                           .request_bytes = body.size()};
         Resp response = co_await handler(ctx, *request);
         // What the router would send: the response must encode at the request's version.
         protocol::OutBuffer wire;
         protocol::encode_response(response, version, header.correlation_id, wire);
         out->suppressed = ctx.suppress_response;
         out->closed = ctx.close_connection;
+        out->throttle_ms = ctx.throttle_ms;
         out->response = std::move(response);
     }
 };
