@@ -1,0 +1,162 @@
+"""Client quotas (docs/quotas.md) against the real skiff binary, with third-party clients.
+
+    /usr/bin/python3 test_client_quotas.py /path/to/skiff
+
+@platformatic/kafka's Admin sets and reads the quotas (AlterClientQuotas, DescribeClientQuotas);
+confluent-kafka (librdkafka) produces and consumes under them and reports the broker's throttle
+times through its throttle callback:
+- a producer whose client id has a producer_byte_rate is throttled (throttle events with a time
+  above zero, and skiff counts the throttled responses on /metrics) while one with another client
+  id is not; every message of both is stored once, in order;
+- a consumer whose client id has a consumer_byte_rate is throttled and still reads every message
+  once, in order;
+- the quotas survive a restart, a removed one is gone, and a key skiff does not enforce is refused
+  with INVALID_REQUEST and Kafka's message.
+
+The broker measures over 3 windows of 1 s (quota.window.num=3), so a burst counts over 2 s and
+the test runs in seconds; the assertions are on what the clients are told and receive, never on
+how long anything took.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npm_clients  # noqa: E402
+import skiff_harness  # noqa: E402
+from test_node_platformatic import MIN_NODE, NODE_SRC, node_version  # noqa: E402
+
+from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
+from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
+
+INVALID_REQUEST = 42
+MESSAGES = 80
+VALUE = 4000  # bytes: 320 KB from each producer, over twice what their quotas let through in 2 s
+
+
+class ClientQuotasTest(unittest.TestCase):
+    def setUp(self):
+        version = node_version()
+        if version is None or version < MIN_NODE:
+            self.skipTest("SKIPPED: node %s is missing or older than %s" % (version, MIN_NODE))
+        self.dest = npm_clients.install(NODE_SRC, "node-clients", ("platformatic_client_quotas.mjs",))
+        self.broker = skiff_harness.Broker({
+            "quota.window.num": 3,
+            "metrics.listener": "HTTP://127.0.0.1:0"}, name="quotas broker").owned_by(self).start()
+
+    def quotas(self, mode, *args):
+        proc = subprocess.run(["node", "platformatic_client_quotas.mjs", mode,
+                               self.broker.bootstrap] + list(args),
+                              cwd=self.dest, capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stdout[-3000:] + proc.stderr[-3000:])
+        line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
+        self.assertEqual(len(line), 1, proc.stdout[-3000:])
+        return json.loads(line[0][len("RESULT "):])
+
+    def throttled_responses(self, kind):
+        url = "http://127.0.0.1:%d/metrics" % self.broker.metrics_port()
+        with urllib.request.urlopen(url, timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith('skiff_quota_throttled_responses_total{kind="%s"}' % kind):
+                    return float(line.split()[-1])
+        self.fail("no skiff_quota_throttled_responses_total for %s" % kind)
+
+    def produce(self, topic, client_id):
+        """MESSAGES values "<client_id>-<i>" padded to VALUE bytes; returns the throttle events."""
+        throttles = []
+        delivered = []
+        p = Producer({"bootstrap.servers": self.broker.bootstrap, "client.id": client_id,
+                      "acks": "all", "linger.ms": 5, "batch.size": 16384,
+                      "throttle_cb": lambda e: throttles.append(e.throttle_time)})
+        for i in range(MESSAGES):
+            value = ("%s-%d-" % (client_id, i)).encode().ljust(VALUE, b".")
+            p.produce(topic, value, callback=lambda err, msg: delivered.append(err))
+            p.poll(0)
+        self.assertEqual(p.flush(120), 0, "messages left unsent")
+        self.assertEqual(delivered, [None] * MESSAGES)
+        return throttles
+
+    def consume(self, topic, client_id):
+        """Every message of the topic's one partition; returns (values, throttle events)."""
+        throttles = []
+        c = Consumer({"bootstrap.servers": self.broker.bootstrap, "client.id": client_id,
+                      "group.id": client_id, "enable.auto.commit": False,
+                      "throttle_cb": lambda e: throttles.append(e.throttle_time)})
+        c.assign([TopicPartition(topic, 0, 0)])
+        values = []
+        try:
+            skiff_harness.wait_until(
+                lambda: self._poll_into(c, values) >= 2 * MESSAGES, timeout_s=120,
+                what="every message consumed")
+        finally:
+            c.close()
+        return values, throttles
+
+    @staticmethod
+    def _poll_into(consumer, values):
+        msg = consumer.poll(0.2)
+        if msg is not None and msg.error() is None:
+            values.append(msg.value())
+        return len(values)
+
+    def test_throttled_clients_get_everything_through_and_are_told_to_wait(self):
+        admin = AdminClient({"bootstrap.servers": self.broker.bootstrap})
+        for f in admin.create_topics([NewTopic("quotas", 1, 1)]).values():
+            f.result(30)
+
+        self.assertEqual(self.quotas("set", "client-id=slow-producer", "producer_byte_rate=60000"),
+                         {"error": 0, "message": None})
+        self.assertEqual(self.quotas("set", "client-id=slow-consumer", "consumer_byte_rate=100000"),
+                         {"error": 0, "message": None})
+        self.assertEqual(self.quotas("set", "user=<default>", "producer_byte_rate=1000000000"),
+                         {"error": 0, "message": None})
+        described = self.quotas("describe")
+        self.assertIn({"entity": {"client-id": "slow-producer"},
+                       "values": {"producer_byte_rate": 60000}}, described)
+        self.assertIn({"entity": {"client-id": "slow-consumer"},
+                       "values": {"consumer_byte_rate": 100000}}, described)
+
+        # The default user's quota comes first in Kafka's order, even for slow-producer (an
+        # unauthenticated client is the user ANONYMOUS): remove it so that the client-id's applies.
+        self.assertEqual(self.quotas("set", "user=<default>", "producer_byte_rate="),
+                         {"error": 0, "message": None})
+
+        free = self.produce("quotas", "free-producer")
+        self.assertEqual([t for t in free if t > 0], [], "a client without a quota was throttled")
+        self.assertEqual(self.throttled_responses("produce"), 0)
+        slow = self.produce("quotas", "slow-producer")
+        self.assertTrue([t for t in slow if t > 0], "slow-producer was never throttled: %s" % slow)
+        self.assertGreater(self.throttled_responses("produce"), 0)
+
+        values, throttles = self.consume("quotas", "slow-consumer")
+        want = [("%s-%d-" % (who, i)).encode().ljust(VALUE, b".")
+                for who in ("free-producer", "slow-producer") for i in range(MESSAGES)]
+        self.assertEqual(len(values), len(want))
+        self.assertEqual(values, want, "messages lost, repeated or out of order")
+        self.assertTrue([t for t in throttles if t > 0], "slow-consumer was never throttled")
+        self.assertGreater(self.throttled_responses("fetch"), 0)
+
+    def test_quotas_survive_a_restart_and_unenforced_keys_are_refused(self):
+        self.assertEqual(self.quotas("set", "user=alice,client-id=<default>",
+                                     "producer_byte_rate=1048576", "consumer_byte_rate=2097152"),
+                         {"error": 0, "message": None})
+        self.assertEqual(self.quotas("set", "client-id=gone", "producer_byte_rate=5"),
+                         {"error": 0, "message": None})
+        self.assertEqual(self.quotas("set", "client-id=gone", "producer_byte_rate="),
+                         {"error": 0, "message": None})
+        refused = self.quotas("set", "user=bob", "request_percentage=50")
+        self.assertEqual(refused["error"], INVALID_REQUEST)
+        self.assertIn("request_percentage", refused["message"])
+        self.broker.restart()
+        self.assertEqual(self.quotas("describe"),
+                         [{"entity": {"user": "alice", "client-id": None},
+                           "values": {"producer_byte_rate": 1048576,
+                                      "consumer_byte_rate": 2097152}}])
+
+
+if __name__ == "__main__":
+    skiff_harness.run_tests()
