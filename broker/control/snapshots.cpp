@@ -15,6 +15,7 @@
 
 #include "broker/control/state_reset.h"
 #include "broker/group/group_configs.h"
+#include "broker/quotas/client_quota_store.h"
 #include "broker/security/acl_store.h"
 #include "broker/topics/topic_config.h"
 #include "storage/checkpoint_file.h"
@@ -40,6 +41,7 @@ constexpr const char* kRestoreJournal = "restore-journal";
 constexpr const char* kInfoFile = "snapshot.properties";
 constexpr const char* kAclFile = security::kAclBindingsFile;
 constexpr const char* kUsersFile = security::kScramCredentialsFileName;
+constexpr const char* kQuotasFile = quotas::kClientQuotasFileName;
 constexpr const char* kGroupConfigsFile = group::kGroupConfigsFile;
 
 // A failure, as the message to return.
@@ -318,7 +320,7 @@ SnapshotResult take_snapshot(Broker& broker, const std::string& name) {
             if (entry.path().extension() == ".properties")
                 copy_durably(entry.path(), tmp / "topic-configs" / entry.path().filename());
         fsync_dir(tmp / "topic-configs");
-        for (const char* file : {kAclFile, kUsersFile, kGroupConfigsFile})
+        for (const char* file : {kAclFile, kUsersFile, kGroupConfigsFile, kQuotasFile})
             if (fs::exists(log_dir / file, ec))
                 copy_durably(log_dir / file, tmp / file);
         if (auto w = storage::write_checkpoint(tmp / storage::kRecoveryPointCheckpoint, points); !w)
@@ -462,6 +464,19 @@ std::string restore_snapshot(Broker& broker, const std::string& name) {
         if (auto applied = broker.credentials().apply(changes); !applied)
             error += (error.empty() ? "" : "; ") + applied.error().message;
     }
+    {
+        quotas::QuotaMap restored;
+        if (fs::exists(snap / kQuotasFile, ec)) {
+            auto parsed = quotas::parse_quotas(read_text(snap / kQuotasFile));
+            if (parsed)
+                restored = std::move(*parsed);
+            else
+                error += (error.empty() ? "" : "; ") + (snap / kQuotasFile).string() + ": " +
+                         parsed.error();
+        }
+        if (auto replaced = broker.client_quotas().replace_all(std::move(restored)); !replaced)
+            error += (error.empty() ? "" : "; ") + replaced.error();
+    }
     // The journal goes last, and only when all of the above worked: until the checkpoints are
     // the restored logs' (not the old state's, whose log start offsets would hide or expose the
     // wrong records) and the ACL and SCRAM files the snapshot's, a crash must still be rolled
@@ -535,9 +550,9 @@ std::string finish_interrupted_restore(const fs::path& log_dir) {
             fsync_dir(log_dir);
             write_text(root / kRestoreJournal, "snapshot=" + name + "\nphase=move\n");
         }
-        // The ACLs, users and group configs, which the in-process restore replaces through their
-        // stores.
-        for (const char* file : {kAclFile, kUsersFile, kGroupConfigsFile}) {
+        // The ACLs, users, group configs and client quotas, which the in-process restore
+        // replaces through their stores.
+        for (const char* file : {kAclFile, kUsersFile, kGroupConfigsFile, kQuotasFile}) {
             const fs::path from = root / name / file;
             if (fs::exists(from, ec))
                 write_text(log_dir / file, read_text(from));

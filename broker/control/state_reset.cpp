@@ -44,6 +44,12 @@ ResetReport reset_broker(Broker& broker, const ResetOptions& options) {
     // test's group id reused by the next test would inherit them.
     if (!broker.group_configs().clear())
         fail("removing the group configs");
+    // Client quotas likewise: the next test's client id would be throttled by this one's.
+    report.quota_entities = broker.client_quotas().snapshot().size();
+    if (auto cleared = broker.client_quotas().replace_all({}); !cleared) {
+        fail("removing the client quotas: " + cleared.error());
+        report.quota_entities = 0;
+    }
     if (options.acls && broker.authorizer()) {
         auto removed = broker.authorizer()->acls().remove({security::AclBindingFilter{}});
         if (removed.error)

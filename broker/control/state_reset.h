@@ -48,6 +48,8 @@ struct ResetReport {
     size_t transactional_ids = 0;
     size_t acls = 0;
     size_t users = 0;
+    size_t quota_entities = 0;  // client quotas removed (always: a test's client id must not
+                                // inherit the last test's throttling)
     std::chrono::microseconds took{};
     std::string error;  // empty on success; otherwise what failed (the reset went on regardless)
 };

@@ -319,6 +319,7 @@ control::ControlActions Server::control_actions() {
                   {"transactional_ids", report.transactional_ids},
                   {"acls", report.acls},
                   {"users", report.users},
+                  {"client_quotas", report.quota_entities},
                   {"reset_ms", report.took.count() / 1000.0},
                   {"total_ms", total.count() / 1000.0}};
         spdlog::info("control: reset: {}", body.dump());

@@ -12,7 +12,7 @@ const char* key_of(QuotaKind kind) {
 
 // A rate nobody recorded into for this long is dropped (Kafka expires its quota sensors after an
 // hour of inactivity).
-constexpr int64_t kIdleRateMs = 3600 * 1000;
+constexpr int64_t kIdleRateMs = int64_t{3600} * 1000;
 
 }  // namespace
 
@@ -78,7 +78,7 @@ std::optional<double> ClientQuotaManager::quota_for(QuotaKind kind, std::string_
 }
 
 void ClientQuotaManager::drop_idle(int64_t now_ms) {
-    if (now_ms - last_sweep_ms_ < 60 * 1000)
+    if (now_ms - last_sweep_ms_ < int64_t{60} * 1000)
         return;
     last_sweep_ms_ = now_ms;
     for (auto& rates : rates_)

@@ -148,6 +148,15 @@ Expected<void, std::string> ClientQuotaStore::apply(const std::vector<QuotaChang
                 next.erase(it);
         }
     }
+    return store(std::move(next));
+}
+
+Expected<void, std::string> ClientQuotaStore::replace_all(QuotaMap quotas) {
+    std::lock_guard lock(mutex_);
+    return store(std::move(quotas));
+}
+
+Expected<void, std::string> ClientQuotaStore::store(QuotaMap next) {
     if (next == quotas_)
         return {};
     if (auto written = storage::write_file_atomically(file_, serialize_quotas(next)); !written)

@@ -49,8 +49,13 @@ class ClientQuotaStore {
     QuotaMap snapshot() const;
     // Applies every change in one durable write, all or none; an entity left without keys goes.
     Expected<void, std::string> apply(const std::vector<QuotaChange>& changes);
+    // Replaces every quota in one durable write (the control API's reset and snapshot restore).
+    Expected<void, std::string> replace_all(QuotaMap quotas);
 
   private:
+    // Writes `next` durably and makes it the quotas in force; the caller holds mutex_.
+    Expected<void, std::string> store(QuotaMap next);
+
     ClientQuotaStore(std::filesystem::path file, ClientQuotaManager& manager, QuotaMap quotas)
         : file_(std::move(file)), manager_(manager), quotas_(std::move(quotas)) {}
 

@@ -27,14 +27,14 @@ struct EntityName {
 
     static EntityName named(std::string n) { return {false, std::move(n)}; }
     static EntityName default_name() { return {true, {}}; }
-    auto operator<=>(const EntityName&) const = default;
+    auto operator<=>(const EntityName&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 struct QuotaEntity {
     std::optional<EntityName> user;
     std::optional<EntityName> client_id;
 
-    auto operator<=>(const QuotaEntity&) const = default;
+    auto operator<=>(const QuotaEntity&) const = default;  // NOLINT(modernize-use-nullptr)
     // As Kafka's ClientQuotaEntity prints it, for messages: "user=alice, client-id=<default>".
     std::string describe() const;
     // The entity as the protocol carries it (user first, then client-id).

@@ -438,6 +438,28 @@ TEST_F(SnapshotTest, RestoreBringsBackTheAclsAndUsersOfTheSnapshot) {
     expect_equal(before, state());
 }
 
+TEST_F(SnapshotTest, RestoreBringsBackTheClientQuotasOfTheSnapshot) {
+    const quotas::QuotaEntity app{std::nullopt, quotas::EntityName::named("app")};
+    const quotas::QuotaEntity alice{quotas::EntityName::named("alice"), std::nullopt};
+    ASSERT_TRUE(broker().client_quotas().apply({{app, quotas::kProducerByteRate, 1000}}));
+    const quotas::QuotaMap before = broker().client_quotas().snapshot();
+    ASSERT_TRUE(take_snapshot(broker(), "q").error.empty());
+    // Afterwards: app's quota changed, alice one of her own.
+    ASSERT_TRUE(broker().client_quotas().apply(
+        {{app, quotas::kProducerByteRate, 5}, {alice, quotas::kConsumerByteRate, 7}}));
+    ASSERT_EQ(restore_snapshot(broker(), "q"), "");
+    EXPECT_EQ(broker().client_quotas().snapshot(), before);
+    EXPECT_EQ(broker().quota_manager().quota_for(quotas::QuotaKind::produce, "u", "app"), 1000);
+    EXPECT_FALSE(broker().quota_manager().enabled(quotas::QuotaKind::fetch));
+    restart();
+    EXPECT_EQ(broker().client_quotas().snapshot(), before);
+    // A reset removes them; the restore brings them back again.
+    control::reset_broker(broker(), {});
+    ASSERT_TRUE(broker().client_quotas().snapshot().empty());
+    ASSERT_EQ(restore_snapshot(broker(), "q"), "");
+    EXPECT_EQ(broker().client_quotas().snapshot(), before);
+}
+
 // --- The schema registry -------------------------------------------------------------------
 
 class SnapshotRegistryTest : public SnapshotTest {

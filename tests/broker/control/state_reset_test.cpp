@@ -127,6 +127,20 @@ TEST_F(ResetTest, RemovesAclsAndUsersOnlyWhenAsked) {
     EXPECT_EQ(broker().credentials().user_count(), 0u);
 }
 
+// Client quotas always go (as group configs do): the next test's client id must not be throttled
+// by the last test's quota.
+TEST_F(ResetTest, ClientQuotasAreGone) {
+    const quotas::QuotaEntity app{std::nullopt, quotas::EntityName::named("app")};
+    ASSERT_TRUE(broker().client_quotas().apply({{app, quotas::kProducerByteRate, 1000}}));
+    auto report = reset_broker(broker(), {});
+    EXPECT_TRUE(report.error.empty()) << report.error;
+    EXPECT_EQ(report.quota_entities, 1u);
+    EXPECT_TRUE(broker().client_quotas().snapshot().empty());
+    EXPECT_FALSE(broker().quota_manager().enabled(quotas::QuotaKind::produce));
+    restart();
+    EXPECT_TRUE(broker().client_quotas().snapshot().empty());
+}
+
 // With the schema registry on: its subjects go with the reset, and _schemas is empty (not only
 // tombstoned), also after reopening the broker.
 TEST_F(ResetTest, SchemaRegistryIsEmptiedAndStaysEmpty) {
