@@ -201,21 +201,6 @@ TEST_F(ClientQuotasTest, ClusterPermissionsAreCheckedWithAnAuthorizer) {
     EXPECT_EQ(describe().entries->size(), 1u);
 }
 
-protocol::ProduceRequest produce_request(const std::string& topic,
-                                         const std::vector<std::byte>& records) {
-    protocol::ProduceRequest req;
-    req.acks = -1;
-    req.timeout_ms = 1000;
-    protocol::TopicProduceData t;
-    t.name = topic;
-    protocol::PartitionProduceData p;
-    p.index = 0;
-    p.records = std::span<const std::byte>(records);
-    t.partition_data.push_back(p);
-    req.topic_data.push_back(std::move(t));
-    return req;
-}
-
 protocol::FetchRequest fetch_request(const std::string& topic, int64_t offset) {
     protocol::FetchRequest req;
     req.max_wait_ms = 0;
@@ -239,7 +224,7 @@ TEST_F(ClientQuotasTest, AProducerOverItsQuotaIsToldToWaitAndItsRecordsAreStored
     const auto batch = make_batch(1, {}, std::string(3000, 'x'));
     int32_t first_throttled = -1;
     for (int i = 0; i < 4 && first_throttled < 0; ++i) {
-        auto resp = run(handle_produce, produce_request("t", batch), 9);
+        auto resp = run(handle_produce, produce_request("t", 0, batch), 9);
         EXPECT_EQ(resp.responses.at(0).partition_responses.at(0).error_code, ErrorCode::none);
         EXPECT_EQ(resp.throttle_time_ms, throttle_ms);  // the response says what the mute is
         if (resp.throttle_time_ms > 0)
@@ -256,7 +241,7 @@ TEST_F(ClientQuotasTest, AConsumerOverItsQuotaGetsAnEmptyFetchWithTheTimeToWait)
     create_topic("t");
     const auto batch = make_batch(1, {}, std::string(3000, 'x'));
     for (int i = 0; i < 6; ++i)
-        run(handle_produce, produce_request("t", batch), 9);
+        run(handle_produce, produce_request("t", 0, batch), 9);
     expect_ok(alter({set({client("handler-test")}, "consumer_byte_rate", 1000)}));
     // A fetch may hold no more than 1,000 B/s x 10 s: three of the ~3 KB batches.
     auto first = run(handle_fetch, fetch_request("t", 0), 12);

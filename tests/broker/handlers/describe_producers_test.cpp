@@ -22,17 +22,7 @@ class DescribeProducersTest : public HandlerTest {
     }
     void produce(const std::string& topic, int32_t partition, protocol::BatchSpec spec, int count) {
         auto records = make_batch(count, spec);
-        protocol::ProduceRequest req;
-        req.acks = -1;
-        req.timeout_ms = 1000;
-        protocol::TopicProduceData t;
-        t.name = topic;
-        protocol::PartitionProduceData p;
-        p.index = partition;
-        p.records = std::span<const std::byte>(records);
-        t.partition_data.push_back(p);
-        req.topic_data.push_back(std::move(t));
-        auto resp = run(handle_produce, req, 9);
+        auto resp = run(handle_produce, produce_request(topic, partition, records), 9);
         ASSERT_EQ(resp.responses.at(0).partition_responses.at(0).error_code, ErrorCode::none);
     }
     int64_t new_producer_id() {

@@ -99,6 +99,23 @@ inline std::vector<std::byte> make_batch(int count, protocol::BatchSpec spec = {
 
 // The batch headers in a fetched record set: inline bytes first, then each file range read
 // with pread (what sendfile would send).
+// A Produce request of `records` (which must outlive it) to one partition, acks=all by default.
+inline protocol::ProduceRequest produce_request(const std::string& topic, int32_t partition,
+                                                const std::vector<std::byte>& records,
+                                                int16_t acks = -1) {
+    protocol::ProduceRequest req;
+    req.acks = acks;
+    req.timeout_ms = 1000;
+    protocol::TopicProduceData t;
+    t.name = topic;
+    protocol::PartitionProduceData p;
+    p.index = partition;
+    p.records = std::span<const std::byte>(records);
+    t.partition_data.push_back(p);
+    req.topic_data.push_back(std::move(t));
+    return req;
+}
+
 inline std::vector<protocol::BatchHeader> batches_in(const protocol::RecordSet& records) {
     std::vector<std::byte> bytes = records.inline_bytes;
     for (const auto& range : records.file_ranges) {

@@ -43,17 +43,7 @@ class SchemaValidationTest : public HandlerTest {
 
     protocol::PartitionProduceResponse produce(const std::string& topic,
                                                const std::vector<std::byte>& records) {
-        protocol::ProduceRequest req;
-        req.acks = -1;
-        req.timeout_ms = 1000;
-        protocol::TopicProduceData t;
-        t.name = topic;
-        protocol::PartitionProduceData p;
-        p.index = 0;
-        p.records = std::span<const std::byte>(records);
-        t.partition_data.push_back(p);
-        req.topic_data.push_back(std::move(t));
-        auto resp = run(handle_produce, req, 9);
+        auto resp = run(handle_produce, produce_request(topic, 0, records), 9);
         return resp.responses.at(0).partition_responses.at(0);
     }
 

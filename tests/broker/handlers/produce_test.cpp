@@ -25,21 +25,6 @@ using protocol::ProduceResponse;
 
 constexpr int16_t kLatestProduce = 9;
 
-ProduceRequest request_for(const std::string& topic, int32_t partition,
-                           const std::vector<std::byte>& records, int16_t acks = -1) {
-    ProduceRequest req;
-    req.acks = acks;
-    req.timeout_ms = 1000;
-    protocol::TopicProduceData t;
-    t.name = topic;
-    protocol::PartitionProduceData p;
-    p.index = partition;
-    p.records = std::span<const std::byte>(records);
-    t.partition_data.push_back(p);
-    req.topic_data.push_back(std::move(t));
-    return req;
-}
-
 const protocol::PartitionProduceResponse& only_partition(const ProduceResponse& resp) {
     if (resp.responses.size() != 1 || resp.responses[0].partition_responses.size() != 1)
         throw std::runtime_error("expected one topic with one partition in the response");
@@ -57,7 +42,7 @@ class ProduceTest : public HandlerTest {
                                                int16_t acks = -1,
                                                int16_t version = kLatestProduce) {
         return only_partition(
-            run(handle_produce, request_for(topic, partition, records, acks), version));
+            run(handle_produce, produce_request(topic, partition, records, acks), version));
     }
     int64_t new_producer_id() {
         auto resp = run(handle_init_producer_id, protocol::InitProducerIdRequest{}, 4);
@@ -86,7 +71,7 @@ TEST_F(ProduceTest, AssignsConsecutiveBaseOffsets) {
 TEST_F(ProduceTest, EveryPartitionOfARequestIsAnsweredInOrder) {
     create_topic("a", 2);
     auto batch = make_batch(1);
-    ProduceRequest req = request_for("a", 0, batch);
+    ProduceRequest req = produce_request("a", 0, batch);
     req.topic_data[0].partition_data.push_back({1, std::span<const std::byte>(batch)});
     req.topic_data[0].partition_data.push_back({7, std::span<const std::byte>(batch)});
     auto resp = run(handle_produce, req, kLatestProduce);
@@ -164,7 +149,7 @@ TEST_F(ProduceTest, TruncatedOrMissingRecordsAreCorruptMessage) {
     batch.resize(batch.size() - 3);
     EXPECT_EQ(produce("t", 0, batch).error_code, ErrorCode::corrupt_message);
 
-    ProduceRequest null_records = request_for("t", 0, {});
+    ProduceRequest null_records = produce_request("t", 0, {});
     null_records.topic_data[0].partition_data[0].records.reset();
     EXPECT_EQ(only_partition(run(handle_produce, null_records, kLatestProduce)).error_code,
               ErrorCode::corrupt_message);
@@ -366,7 +351,7 @@ TEST_F(ProduceTest, EveryVersionDecodesAndIsAnswered) {
 // carries neither; before v10 nothing.
 TEST_F(ProduceTest, LeaderHintsNameThisBrokerFromV10) {
     create_topic("t");
-    auto resp = run(handle_produce, request_for("t", 0, make_batch(1), -1), 10);
+    auto resp = run(handle_produce, produce_request("t", 0, make_batch(1), -1), 10);
     ASSERT_EQ(only_partition(resp).error_code, ErrorCode::none);
     EXPECT_FALSE(only_partition(resp).current_leader);
     EXPECT_TRUE(resp.node_endpoints.empty());
