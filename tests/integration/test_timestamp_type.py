@@ -40,7 +40,10 @@ def now_ms():
 def produce(bootstrap, topic, records):
     """records: (value, timestamp) pairs, sent in one batch. Returns the delivery reports as
     (error code or None, (timestamp type, timestamp)), in order."""
-    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 50, "retries": 0})
+    # A linger far longer than the test: the records wait together in one batch until flush(),
+    # which sends at once (librdkafka ignores linger.ms while flushing). With a short linger a
+    # loaded machine could split them (seen once in a cold CI run, 2026-12-07: two append times).
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 30000, "retries": 0})
     reports = []
     for value, ts in records:
         p.produce(topic, value=value, key=value, timestamp=ts,
