@@ -13,7 +13,7 @@
 //                             [--broker-pid PID]
 //   bench_client clients --bootstrap H:P --topic T --partitions P --producers N
 //                        [--consumers M --consumer-mode group|assign] --seconds S [--size 100]
-//                        [--acks 1] [--max-outstanding 100] [--broker-pid PID]
+//                        [--acks 1] [--max-outstanding 100] [--rate MSGS_PER_S] [--broker-pid PID]
 //   bench_client txn-produce --bootstrap H:P --topic T --size BYTES --seconds S
 //                            --transactional true|false [--commit-ms 100] [--commit-msgs 1000]
 //                            [--broker-pid PID]
@@ -588,6 +588,7 @@ double own_cpu_seconds() {
 struct ProducerStats {
     int64_t ok = 0;
     int64_t failed = 0;
+    int64_t late = 0;  // --rate: sends more than 1 ms behind their schedule
     std::string first_error;
     std::vector<float> latency_us;
 };
@@ -639,6 +640,10 @@ int run_clients(const Args& args) {
     const int64_t size = args.num("size", "100");
     const double seconds = std::stod(args.get("seconds"));
     const int64_t window = args.num("max-outstanding", "100");
+    // --rate N: each producer sends at most N messages per second, on a fixed schedule (open
+    // loop), so that latency can be measured at a load the machine carries instead of at
+    // saturation; 0 (the default) sends as fast as the window allows.
+    const double rate = std::stod(args.get("rate", "0"));
     const int64_t pid = args.num("broker-pid", "0");
     const std::string acks = args.get("acks", "1");
     if (mode != "group" && mode != "assign")
@@ -773,10 +778,30 @@ int run_clients(const Args& args) {
             std::vector<char> v = make_value(size);
             int32_t partition = i % partitions;
             int64_t sent = 0;
+            // The producers' schedules are staggered evenly so that their sends interleave.
+            const Clock::time_point first_send =
+                start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                            rate > 0 ? i / (rate * producers) : 0.0));
             while (Clock::now() < deadline) {
                 if (sent - st.ok - st.failed >= window) {
                     rd_kafka_poll(rk, 1);
                     continue;
+                }
+                // With --rate, a send that falls more than 1 ms behind its schedule is counted
+                // as late: latency is measured from the send, so a producer held up by a slow
+                // answer would otherwise hide the delay of the messages after it.
+                if (rate > 0) {
+                    const Clock::time_point due =
+                        first_send + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(sent / rate));
+                    if (due >= deadline)
+                        break;
+                    if (const auto now = Clock::now(); due > now) {
+                        rd_kafka_poll(rk, 0);
+                        std::this_thread::sleep_until(due);
+                    } else if (now - due > std::chrono::milliseconds(1)) {
+                        ++st.late;
+                    }
                 }
                 const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                         Clock::now().time_since_epoch())
@@ -794,12 +819,13 @@ int run_clients(const Args& args) {
     for (auto& t : pthreads)
         t.join();
     const double produce_s = seconds_since(start);
-    int64_t produced = 0, failed = 0;
+    int64_t produced = 0, failed = 0, late = 0;
     std::vector<float> lat;
     std::string first_error;
     for (auto& st : pstats) {
         produced += st.ok;
         failed += st.failed;
+        late += st.late;
         if (first_error.empty())
             first_error = st.first_error;
         lat.insert(lat.end(), st.latency_us.begin(), st.latency_us.end());
@@ -842,14 +868,14 @@ int run_clients(const Args& args) {
         "window=%lld msgs=%lld bytes=%.0f seconds=%.4f msgs_per_s=%.1f mb_per_s=%.2f "
         "p50_us=%.1f p99_us=%.1f max_us=%.1f consumed_msgs=%lld consumed_of_expected=%.4f "
         "consume_seconds=%.4f consume_msgs_per_s=%.1f consume_mb_per_s=%.2f assign_s=%.2f "
-        "broker_cpu_s=%.3f client_cpu_s=%.3f\n",
+        "broker_cpu_s=%.3f client_cpu_s=%.3f late=%lld\n",
         producers, consumers, consumers ? mode.c_str() : "none", partitions,
         static_cast<long long>(window), static_cast<long long>(produced), bytes, produce_s,
         produced / produce_s, bytes / produce_s / 1e6, pct(0.5), pct(0.99),
         lat.empty() ? 0.0 : lat.back(), static_cast<long long>(consumed_msgs),
         expect ? static_cast<double>(consumed_msgs) / static_cast<double>(expect) : 0.0, consume_s,
         consumed_msgs / consume_s, static_cast<double>(consumed_bytes) / consume_s / 1e6, assign_s,
-        cpu, own_cpu);
+        cpu, own_cpu, static_cast<long long>(late));
     return 0;
 }
 
