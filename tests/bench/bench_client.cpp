@@ -780,8 +780,8 @@ int run_clients(const Args& args) {
             int64_t sent = 0;
             // The producers' schedules are staggered evenly so that their sends interleave.
             const Clock::time_point first_send =
-                start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                            rate > 0 ? i / (rate * producers) : 0.0));
+                start + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(rate > 0 ? i / (rate * producers) : 0.0));
             while (Clock::now() < deadline) {
                 if (sent - st.ok - st.failed >= window) {
                     rd_kafka_poll(rk, 1);
