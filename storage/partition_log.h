@@ -198,12 +198,6 @@ class PartitionLog {
     // sync, and the directory after a roll) and completes the waiters it covers. Called by a
     // GroupCommitter thread; one sync per log at a time, never under the append lock.
     void sync_appended();
-    // The same on the calling thread, but only when no other thread is syncing this log (it
-    // never waits for one); true when everything below `end` is durable afterwards. A produce
-    // handler calls it for its own append, as Kafka flushes in its request handler thread: it
-    // saves the hand-off to a sync thread and the one back, which were most of a lone durable
-    // request's latency (tests/bench/durable-results.md).
-    bool sync_if_idle(int64_t end);
     // flush.messages=1 (or log.flush.interval.messages=1 inherited).
     bool durable_mode() const { return durable_mode_.load(); }
 

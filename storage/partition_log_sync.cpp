@@ -30,16 +30,6 @@ void PartitionLog::sync_appended() {
     sync_appended_locked();
 }
 
-bool PartitionLog::sync_if_idle(int64_t end) {
-    if (durable_end_.load() >= end)
-        return true;
-    std::unique_lock sync(sync_mutex_, std::try_to_lock);
-    if (!sync.owns_lock())
-        return false;
-    sync_appended_locked();
-    return durable_end_.load() >= end;
-}
-
 void PartitionLog::sync_appended_locked() {
     if (closed_)
         return;  // close() flushed everything and completed the waiters

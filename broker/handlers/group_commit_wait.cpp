@@ -23,10 +23,6 @@ struct Wait {
 
 asio::awaitable<std::vector<std::optional<storage::StorageError>>> wait_until_durable(
     storage::GroupCommitter& committer, std::span<const PendingSync> pending) {
-    // The common case, one partition: synced here when no sync of its log is running
-    // (PartitionLog::sync_if_idle), without a hand-off to a sync thread and back.
-    if (pending.size() == 1 && pending[0].log->sync_if_idle(pending[0].end))
-        co_return std::vector<std::optional<storage::StorageError>>(1);
     auto ex = co_await asio::this_coro::executor;
     auto wait = std::make_shared<Wait>(ex, pending.size());
     wait->timer.expires_at(asio::steady_timer::time_point::max());

@@ -18,8 +18,9 @@ struct PendingSync {
 };
 
 // Asks the group committer to sync each log and returns when every append is durable: one entry
-// per `pending`, empty when it is on disk, else the error that kept it from the disk. A single
-// append is synced on the calling thread instead when no sync of its log is running.
+// per `pending`, empty when it is on disk, else the error that kept it from the disk. Never on
+// the calling (network) thread, even when no sync is running: a sync can take as long as the
+// disk likes, and every other connection of that thread would wait for it.
 asio::awaitable<std::vector<std::optional<storage::StorageError>>> wait_until_durable(
     storage::GroupCommitter& committer, std::span<const PendingSync> pending);
 

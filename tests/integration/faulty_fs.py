@@ -6,13 +6,16 @@ skiff does when the disk reports an error on a sync (test_sync_failure.py).
 Every operation is passed through to BACKING_DIR, except that while SWITCH_FILE exists (a path
 outside the mount, so the test flips it without going through this file system) every fsync and
 fdatasync of a file or a directory answers EIO, as a disk whose write-back failed does; and while
-SWITCH_FILE.writes exists every write answers EIO, as a failing device does. Runs in
+SWITCH_FILE.writes exists every write answers EIO, as a failing device does; and while
+SWITCH_FILE.hold exists every fsync and fdatasync of a file waits (creating SWITCH_FILE.holding
+to say one does), as a disk that takes its time does. Runs in
 the foreground until unmounted (umount MOUNTPOINT). Needs Debian's python3-fusepy and /dev/fuse.
 """
 
 import errno
 import os
 import sys
+import time
 
 import fusepy
 
@@ -32,6 +35,10 @@ class FaultyFs(fusepy.Operations):
     # ---- what the test is for --------------------------------------------------------------
     def fsync(self, path, datasync, fh):
         self._sync_fails()
+        if os.path.exists(self.switch + ".hold"):
+            open(self.switch + ".holding", "w").close()
+            while os.path.exists(self.switch + ".hold"):
+                time.sleep(0.01)
         if datasync:
             os.fdatasync(fh)
         else:
@@ -119,8 +126,9 @@ class FaultyFs(fusepy.Operations):
 
 def main():
     backing, mountpoint, switch = sys.argv[1:4]
-    # Single-threaded and in the foreground: the test owns the process; direct mount as root.
-    fusepy.FUSE(FaultyFs(backing, switch), mountpoint, foreground=True, nothreads=True,
+    # In the foreground: the test owns the process; direct mount as root. Threaded, so that a
+    # held sync (SWITCH_FILE.hold) holds up only its caller, as a slow disk would.
+    fusepy.FUSE(FaultyFs(backing, switch), mountpoint, foreground=True, nothreads=False,
                 allow_other=False)
 
 

@@ -1,4 +1,4 @@
-"""A disk that fails a sync, against the real skiff binary: skiff halts at once with a message
+"""A disk that fails a sync (or takes its time), against the real skiff binary: skiff halts at once with a message
 saying why (as Kafka halts when its log directory fails), acknowledges nothing that the failed
 sync was to make durable, never writes the clean-shutdown marker, and the next start recovers
 the log with every acknowledged message in it once and in order.
@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
 
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition  # noqa: E402
+from confluent_kafka.admin import AdminClient  # noqa: E402
 
 FAULTY_FS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "faulty_fs.py")
 TOPIC = "synced"
@@ -183,6 +184,57 @@ class SyncFailureTest(unittest.TestCase):
         self.assertEqual((acked, errors), (after, []))
         broker.stop()
         self.assertEqual(self.restart_and_read(broker, before + after, recovered=False), [])
+
+    def test_a_sync_that_hangs_holds_up_only_the_produce_waiting_for_it(self):
+        # One network thread, so every client shares it. A durable-mode produce waits for its
+        # sync; the thread that serves its connection must not, or every other client of that
+        # thread waits for the disk too (skiff synced a lone append on the network thread until
+        # 2026-12-07).
+        broker = self.broker_on_faulty_fs({"num.partitions": 1, "log.flush.interval.messages": 1,
+                                           "num.network.threads": 1}, "hung-sync broker")
+        acked, errors = self.produce(broker, [b"first"])
+        self.assertEqual((acked, errors), ([b"first"], []))
+
+        hold = self.switch + ".hold"
+        open(hold, "w").close()
+        self.addCleanup(lambda: os.path.exists(hold) and os.unlink(hold))
+        p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 0,
+                      "enable.idempotence": True, "broker.address.family": "v4"})
+        delivered = []
+        p.produce(TOPIC, value=b"held", on_delivery=lambda err, msg: delivered.append(
+            err if err else msg.value()))
+        p.poll(0)
+        skiff_harness.wait_until(lambda: os.path.exists(self.switch + ".holding"), 20,
+                                 what="the produce's sync to reach the disk")
+        p.poll(0.5)
+        self.assertEqual(delivered, [], "acknowledged before its sync ended")
+
+        # Another client on the same thread is answered meanwhile: its metadata, and the
+        # acknowledged message (a fetch of what is already durable).
+        md = AdminClient({"bootstrap.servers": broker.bootstrap,
+                          "broker.address.family": "v4"}).list_topics(timeout=10)
+        self.assertEqual(len(md.topics[TOPIC].partitions), 1)
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
+                      "enable.auto.commit": False, "broker.address.family": "v4"})
+        try:
+            c.assign([TopicPartition(TOPIC, 0, 0)])
+            got = None
+            deadline = time.monotonic() + 10
+            while got is None and time.monotonic() < deadline:
+                m = c.poll(0.5)
+                if m is not None and m.error() is None:
+                    got = (m.offset(), m.value())
+            self.assertEqual(got, (0, b"first"))
+            self.assertEqual(delivered, [], "acknowledged before its sync ended")
+
+            os.unlink(hold)
+            p.flush(30)
+            self.assertEqual(delivered, [b"held"])
+            m = c.poll(10)
+            self.assertIsNotNone(m)
+            self.assertEqual((m.offset(), m.value()), (1, b"held"))
+        finally:
+            c.close()
 
     def test_a_shutdown_whose_last_sync_fails_is_not_a_clean_one(self):
         broker = self.broker_on_faulty_fs({"num.partitions": 1}, "shutdown broker")

@@ -119,27 +119,6 @@ TEST(GroupCommitTest, OneSyncAcknowledgesEveryAppendMadeBeforeIt) {
     EXPECT_EQ((*log)->recovery_point(), 0);
 }
 
-TEST(GroupCommitTest, AHandlerSyncsItsOwnAppendWhenNoSyncIsRunning) {
-    TempDir dir;
-    auto log = PartitionLog::open(dir.path(), durable(), test::fixed_now);
-    ASSERT_TRUE(log);
-    Done earlier;
-    auto first = append_deferred(**log, 1000);
-    (*log)->when_durable(first.last_offset + 1, earlier.callback());
-    auto mine = append_deferred(**log, 1000);
-    EXPECT_EQ((*log)->high_watermark(), 0);
-    CountSyncs counter;
-    // On this thread: one fdatasync covers both appends and completes the other waiter.
-    EXPECT_TRUE((*log)->sync_if_idle(mine.last_offset + 1));
-    EXPECT_EQ(g_log_syncs.load(), 1);
-    EXPECT_EQ(earlier.calls, 1);
-    EXPECT_TRUE(earlier.ok);
-    EXPECT_EQ((*log)->high_watermark(), 4);
-    // Already durable: no second sync.
-    EXPECT_TRUE((*log)->sync_if_idle(mine.last_offset + 1));
-    EXPECT_EQ(g_log_syncs.load(), 1);
-}
-
 TEST(GroupCommitTest, ASyncAfterARollCoversBothSegmentsAndTheDirectory) {
     TempDir dir;
     auto log = PartitionLog::open(dir.path(), durable(), test::fixed_now);
