@@ -22,6 +22,7 @@
 
 #include "broker/broker.h"
 #include "broker/error_mapping.h"
+#include "broker/handlers/client_quota_throttle.h"
 #include "broker/handlers/handlers.h"
 #include "broker/handlers/leader_hints.h"
 #include "broker/handlers/share_request.h"
@@ -141,6 +142,8 @@ struct FetchScope {
     share::SharePartitionManager& partitions;
     const std::vector<SessionPartition>& session;
     bool record_limit = false;
+    // The most one answer may hold under the client's consumer_byte_rate (docs/quotas.md).
+    int64_t quota_cap = std::numeric_limits<int64_t>::max();
 };
 
 // Where a share-partition may read in its log: from the log start to the high watermark (the
@@ -191,11 +194,11 @@ Located locate(const FetchScope& f, const SessionPartition& sp, int64_t now) {
 // Reads and acquires for every partition of the session; answers into `resp`.
 Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
     Pass pass;
-    int64_t budget = std::max<int32_t>(f.req.max_bytes, 0);
     // Unlike Fetch (KIP-74: the first batch goes whatever the limit), a ShareFetch with
     // max_bytes 0 gets no records, as Kafka answers it (librdkafka 2.15's 0180 pins this).
-    if (budget == 0)
+    if (f.req.max_bytes <= 0)
         return pass;
+    int64_t budget = std::min<int64_t>(f.req.max_bytes, f.quota_cap);
     const int32_t max_records = f.req.max_records > 0 ? f.req.max_records : 1;
     const auto isolation = f.config.read_committed ? storage::Isolation::read_committed
                                                    : storage::Isolation::read_uncommitted;
@@ -475,7 +478,9 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
                            .config = config,
                            .partitions = *partitions,
                            .session = session,
-                           .record_limit = version >= 2 && req.share_acquire_mode == kRecordLimit};
+                           .record_limit = version >= 2 && req.share_acquire_mode == kRecordLimit,
+                           .quota_cap = quota_max_bytes(ctx, quotas::QuotaKind::fetch)
+                                            .value_or(std::numeric_limits<int64_t>::max())};
     // min_bytes as Kafka's DelayedShareFetch reads it: the fetch completes when the log bytes
     // waiting past the share-partitions' next offsets reach it (or at max_wait_ms). Up to 1 it
     // means "anything acquired".
@@ -485,11 +490,20 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
     };
     const bool answer_now =
         topic_errors || req.max_wait_ms <= 0 || session.empty() || enough_waiting(scope);
+    // The records answered count against the client's consumer_byte_rate, in the same sensor
+    // as Fetch's (as Kafka's ShareFetch). Over it, the answer keeps its records (they are
+    // acquired for this member; Fetch's empty answer would leave them locked until their
+    // acquisition lock ran out) and says how long to wait, and the connection reads nothing
+    // more for that long.
+    const auto apply_quota = [&](const Pass& answered) {
+        resp.throttle_time_ms = record_quota(ctx, quotas::QuotaKind::fetch, answered.bytes);
+    };
     Pass pass;
     if (answer_now) {
         pass = fetch_all(scope, resp);
         if (topic_errors || pass.has_error || pass.acquired > 0 || req.max_wait_ms <= 0 ||
             session.empty()) {
+            apply_quota(pass);
             add_leader_hints(ctx, resp);
             co_return resp;
         }
@@ -507,7 +521,8 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
                                    .config = config,
                                    .partitions = *partitions,
                                    .session = waiting,
-                                   .record_limit = scope.record_limit};
+                                   .record_limit = scope.record_limit,
+                                   .quota_cap = scope.quota_cap};
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(req.max_wait_ms);
     auto waiter = std::make_shared<PartitionWaiters::Waiter>(co_await asio::this_coro::executor);
@@ -536,6 +551,7 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
         waiter->woken = false;
     }
     waiters.remove(keys, waiter);
+    apply_quota(pass);
     add_leader_hints(ctx, resp);
     co_return resp;
 }

@@ -173,7 +173,8 @@ void write_storage(Exposition& out, Broker& broker, const ScrapeSources& sources
 // Client quotas (docs/quotas.md): responses that told a client to wait.
 void write_quotas(Exposition& out, const quotas::ClientQuotaManager& quotas) {
     out.family("skiff_quota_throttled_responses_total", "counter",
-               "Produce and Fetch responses whose client was over its byte-rate quota, by kind.");
+               "Produce and Fetch (and ShareFetch) responses whose client was over its "
+               "byte-rate quota, by kind.");
     out.sample("skiff_quota_throttled_responses_total", {{"kind", "produce"}},
                static_cast<double>(quotas.throttled_requests(quotas::QuotaKind::produce)));
     out.sample("skiff_quota_throttled_responses_total", {{"kind", "fetch"}},

@@ -10,6 +10,8 @@ times through its throttle callback:
   id is not; every message of both is stored once, in order;
 - a consumer whose client id has a consumer_byte_rate is throttled and still reads every message
   once, in order;
+- kafka-ts share consumers (node/kafka_ts_share_consumer.mjs) under a consumer_byte_rate get
+  throttled ShareFetch responses (counted on /metrics) and still accept every record exactly once;
 - the quotas survive a restart, a removed one is gone, and a key skiff does not enforce is refused
   with INVALID_REQUEST and Kafka's message.
 
@@ -27,6 +29,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npm_clients  # noqa: E402
+import share_groups  # noqa: E402
 import skiff_harness  # noqa: E402
 from test_node_platformatic import MIN_NODE, NODE_SRC, node_version  # noqa: E402
 
@@ -43,7 +46,8 @@ class ClientQuotasTest(unittest.TestCase):
         version = node_version()
         if version is None or version < MIN_NODE:
             self.skipTest("SKIPPED: node %s is missing or older than %s" % (version, MIN_NODE))
-        self.dest = npm_clients.install(NODE_SRC, "node-clients", ("platformatic_client_quotas.mjs",))
+        self.dest = npm_clients.install(NODE_SRC, "node-clients", ("platformatic_client_quotas.mjs",
+                                                                   share_groups.SCRIPT))
         self.broker = skiff_harness.Broker({
             "quota.window.num": 3,
             "metrics.listener": "HTTP://127.0.0.1:0"}, name="quotas broker").owned_by(self).start()
@@ -139,6 +143,33 @@ class ClientQuotasTest(unittest.TestCase):
         self.assertEqual(values, want, "messages lost, repeated or out of order")
         self.assertTrue([t for t in throttles if t > 0], "slow-consumer was never throttled")
         self.assertGreater(self.throttled_responses("fetch"), 0)
+
+    def test_share_consumers_over_their_quota_are_throttled_and_get_every_record_once(self):
+        topic, group, records = "share-quotas", "sg-quotas", 60
+        share_groups.create_topic(self.broker, topic, 1)
+        # 240 KB, six times what the quota lets through in its 2 s span.
+        share_groups.produce(self.broker, topic,
+                             [(0, "k%d" % i, b"%d-" % i + b"." * VALUE) for i in range(records)],
+                             batch_records=5)
+        # The share consumer script's client id.
+        self.assertEqual(self.quotas("set", "client-id=kafka-ts-share", "consumer_byte_rate=40000"),
+                         {"error": 0, "message": None})
+        proc = subprocess.run(["node", share_groups.SCRIPT, "group-config", self.broker.bootstrap,
+                               group, "share.auto.offset.reset=earliest"],
+                              cwd=self.dest, capture_output=True, text=True, timeout=60)
+        self.assertIn('RESULT {"error":0', proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:])
+        self.assertEqual(self.throttled_responses("fetch"), 0)
+
+        config = {"group": group, "topic": topic, "stopAfterFinal": records, "maxMs": 60000,
+                  "members": [{"name": "m0"}, {"name": "m1", "ackWith": "ack"}]}
+        events = share_groups.Consumers(self, self.broker, config).wait(120)
+        acks = share_groups.acks_by_record(events)
+        accepted = {r: [m for m, t, err in a if t == share_groups.ACCEPT and err == 0]
+                    for r, a in acks.items()}
+        self.assertEqual(sorted(accepted), [(0, o) for o in range(records)], "records never accepted")
+        self.assertEqual([r for r, ms in accepted.items() if len(ms) != 1], [],
+                         "records accepted more than once")
+        self.assertGreater(self.throttled_responses("fetch"), 0, "no ShareFetch was throttled")
 
     def test_quotas_survive_a_restart_and_unenforced_keys_are_refused(self):
         self.assertEqual(self.quotas("set", "user=alice,client-id=<default>",

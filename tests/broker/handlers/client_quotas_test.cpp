@@ -201,20 +201,6 @@ TEST_F(ClientQuotasTest, ClusterPermissionsAreCheckedWithAnAuthorizer) {
     EXPECT_EQ(describe().entries->size(), 1u);
 }
 
-protocol::FetchRequest fetch_request(const std::string& topic, int64_t offset) {
-    protocol::FetchRequest req;
-    req.max_wait_ms = 0;
-    req.max_bytes = 50 << 20;
-    protocol::FetchTopic t;
-    t.topic = topic;
-    protocol::FetchPartition p;
-    p.fetch_offset = offset;
-    p.partition_max_bytes = 1 << 20;
-    t.partitions.push_back(p);
-    req.topics.push_back(std::move(t));
-    return req;
-}
-
 TEST_F(ClientQuotasTest, AProducerOverItsQuotaIsToldToWaitAndItsRecordsAreStored) {
     create_topic("t");
     // The handler tests' client id is "handler-test"; another client id's quota is not its own.

@@ -116,6 +116,21 @@ inline protocol::ProduceRequest produce_request(const std::string& topic, int32_
     return req;
 }
 
+// A Fetch of one partition from `offset` that answers at once (max_wait_ms 0), up to 1 MiB.
+inline protocol::FetchRequest fetch_request(const std::string& topic, int64_t offset) {
+    protocol::FetchRequest req;
+    req.max_wait_ms = 0;
+    req.max_bytes = 50 << 20;
+    protocol::FetchTopic t;
+    t.topic = topic;
+    protocol::FetchPartition p;
+    p.fetch_offset = offset;
+    p.partition_max_bytes = 1 << 20;
+    t.partitions.push_back(p);
+    req.topics.push_back(std::move(t));
+    return req;
+}
+
 inline std::vector<protocol::BatchHeader> batches_in(const protocol::RecordSet& records) {
     std::vector<std::byte> bytes = records.inline_bytes;
     for (const auto& range : records.file_ranges) {

@@ -5,8 +5,8 @@
 // (SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH, SHARE_SESSION_LIMIT_REACHED, a new
 // session replacing the old one, -1 closing it and releasing what the member held);
 // piggy-backed acknowledgements (INVALID_RECORD_STATE passed through); v2's record-limit mode and
-// renew rules; read_committed skipping control batches; a long poll woken by a produce; and
-// min_bytes waited for up to max_wait_ms.
+// renew rules; read_committed skipping control batches; a long poll woken by a produce;
+// min_bytes waited for up to max_wait_ms; and the client's consumer_byte_rate, shared with Fetch.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -18,6 +18,7 @@
 #include "broker/security/acl.h"
 #include "broker/topics/topic_ids.h"
 #include "handler_fixture.h"
+#include "protocol/client_quotas.h"
 #include "protocol/produce.h"
 #include "protocol/record_batch.h"
 #include "protocol/record_builder.h"
@@ -132,6 +133,37 @@ TEST_F(ShareFetchTest, MaxBytesZeroGetsNoRecords) {
     EXPECT_EQ(r.error_code, ErrorCode::none);
     EXPECT_TRUE(r.responses.empty());
     EXPECT_TRUE(partitions.state("queue", "t", 0).acquired.empty());
+}
+
+TEST_F(ShareFetchTest, AConsumerOverItsQuotaKeepsWhatItAcquiredAndIsToldToWait) {
+    create_topic("t");
+    wire();
+    const auto batch = make_batch(1, {}, std::string(3000, 'x'));
+    for (int i = 0; i < 6; ++i)
+        run(handle_produce, produce_request("t", 0, batch), 9);
+    protocol::AlterClientQuotasRequest quota;
+    quota.entries.push_back(
+        {{{"client-id", "handler-test"}}, {{"consumer_byte_rate", 1000, false}}});
+    auto set = run(handle_alter_client_quotas, quota, 1);
+    ASSERT_EQ(set.entries.at(0).error_code, ErrorCode::none);
+
+    // One answer holds no more than 1,000 B/s x 10 s: three of the ~3 KB batches.
+    auto first = fetch(request("m1", 0));
+    EXPECT_EQ(first.throttle_time_ms, 0);
+    EXPECT_EQ(batches_in(only(first).records).size(), 3u);
+    // The next three bring the rate to about twice the quota. They are acquired for m1, so they
+    // are answered (an empty answer would leave them locked for nobody), with the time to wait,
+    // which the connection's mute matches.
+    auto second = fetch(request("m1", 1));
+    EXPECT_EQ(batches_in(only(second).records).size(), 3u);
+    EXPECT_EQ(partitions.state("queue", "t", 0).acquired.size(), 6u);
+    EXPECT_GT(second.throttle_time_ms, 5000);
+    EXPECT_EQ(second.throttle_time_ms, throttle_ms);
+    // Fetch shares the sensor (Kafka's ShareFetch and Fetch both count as consumer bytes): the
+    // same client's Fetch is throttled too, and answered empty.
+    auto plain = run(handle_fetch, fetch_request("t", 0), 12);
+    EXPECT_TRUE(plain.responses.empty());
+    EXPECT_GT(plain.throttle_time_ms, 0);
 }
 
 TEST_F(ShareFetchTest, BatchSizeSplitsTheAcquiredRanges) {
