@@ -18,7 +18,16 @@ std::string header(int32_t id) {
     return h;
 }
 
-std::vector<std::byte> batch_of(const std::vector<protocol::RecordSpec>& records) {
+// One batch of (key, value) records.
+using KeyValue = std::pair<std::optional<std::string>, std::optional<std::string>>;
+std::vector<std::byte> batch_of(const std::vector<KeyValue>& pairs) {
+    std::vector<protocol::RecordSpec> records;
+    for (const auto& [key, value] : pairs) {
+        protocol::RecordSpec r;
+        r.key = key;
+        r.value = value;
+        records.push_back(std::move(r));
+    }
     return protocol::build_record_batch({}, records);
 }
 

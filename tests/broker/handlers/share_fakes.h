@@ -165,7 +165,9 @@ class FakeSharePartitionManager : public share::SharePartitionManager {
         const std::map<storage::TopicPartition, int64_t>& offsets) override {
         std::map<storage::TopicPartition, protocol::ErrorCode> out;
         for (const auto& [tp, o] : offsets) {
-            states[{group_id, tp.topic, tp.partition}] = State{.next = o};
+            State fresh;
+            fresh.next = o;
+            states[{group_id, tp.topic, tp.partition}] = std::move(fresh);
             out[tp] = protocol::ErrorCode::none;
         }
         return out;
