@@ -3,7 +3,10 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "broker/broker.h"
 #include "broker/metrics/exposition.h"
@@ -179,6 +182,38 @@ void write_quotas(Exposition& out, const quotas::ClientQuotaManager& quotas) {
                static_cast<double>(quotas.throttled_requests(quotas::QuotaKind::produce)));
     out.sample("skiff_quota_throttled_responses_total", {{"kind", "fetch"}},
                static_cast<double>(quotas.throttled_requests(quotas::QuotaKind::fetch)));
+
+    // Kafka's per-client quota metrics (byte-rate, throttle-time), one series per rate being
+    // measured: per resolved quota entity, so a quota on a user alone is one series for all of
+    // that user's client ids (client_id ""), as Kafka tags its sensors.
+    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+    const std::pair<quotas::QuotaKind, const char*> kinds[] = {
+        {quotas::QuotaKind::produce, "produce"}, {quotas::QuotaKind::fetch, "fetch"}};
+    std::vector<quotas::SensorSample> sensors[2];
+    for (size_t i = 0; i < 2; ++i)
+        sensors[i] = quotas.sensors(kinds[i].first, now_ms);
+    const auto each = [&](const char* name, const char* type, const char* help, auto value) {
+        out.family(name, type, help);
+        for (size_t i = 0; i < 2; ++i)
+            for (const auto& s : sensors[i])
+                out.sample(
+                    name, {{"kind", kinds[i].second}, {"user", s.user}, {"client_id", s.client_id}},
+                    value(s));
+    };
+    each("skiff_quota_byte_rate", "gauge",
+         "Bytes per second a client (or the clients sharing its quota) sends or fetches, as its "
+         "quota measures them (quota.window.num x quota.window.size.seconds).",
+         [](const quotas::SensorSample& s) { return s.byte_rate; });
+    each("skiff_quota_byte_rate_limit", "gauge",
+         "The producer_byte_rate or consumer_byte_rate the client is held to.",
+         [](const quotas::SensorSample& s) { return s.quota; });
+    each("skiff_quota_throttle_time_seconds_total", "counter",
+         "Throttle time handed out to the client in its responses.",
+         [](const quotas::SensorSample& s) {
+             return static_cast<double>(s.throttle_time_ms) / 1000;
+         });
 }
 
 // The test-control API's counters (docs/control-api.md), only when it is on.

@@ -1,5 +1,6 @@
 #include "broker/quotas/client_quota_manager.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 
@@ -82,8 +83,9 @@ void ClientQuotaManager::drop_idle(int64_t now_ms) {
         return;
     last_sweep_ms_ = now_ms;
     for (auto& rates : rates_)
-        std::erase_if(
-            rates, [&](const auto& r) { return now_ms - r.second.last_record_ms() > kIdleRateMs; });
+        std::erase_if(rates, [&](const auto& r) {
+            return now_ms - r.second.rate.last_record_ms() > kIdleRateMs;
+        });
 }
 
 int32_t ClientQuotaManager::record(QuotaKind kind, std::string_view user,
@@ -98,15 +100,19 @@ int32_t ClientQuotaManager::record(QuotaKind kind, std::string_view user,
     auto& rates = rates_[index(kind)];
     auto it = rates.find(r->sensor);
     if (it == rates.end())
-        it = rates.emplace(r->sensor, QuotaRate(window_.samples, window_.window_ms)).first;
-    QuotaRate& rate = it->second;
-    rate.record(bytes, now_ms);
-    const double observed = rate.rate(now_ms);
+        it = rates.emplace(r->sensor, Sensor{QuotaRate(window_.samples, window_.window_ms)}).first;
+    Sensor& sensor = it->second;
+    sensor.quota = r->quota;
+    sensor.rate.record(bytes, now_ms);
+    const double observed = sensor.rate.rate(now_ms);
     if (observed <= r->quota)
         return 0;
-    const int64_t t = throttle_time_ms(observed, r->quota, rate.window_size_ms(now_ms));
+    const int64_t t =
+        std::min<int64_t>(throttle_time_ms(observed, r->quota, sensor.rate.window_size_ms(now_ms)),
+                          std::numeric_limits<int32_t>::max());
     throttled_[index(kind)].fetch_add(1, std::memory_order_relaxed);
-    return static_cast<int32_t>(std::min<int64_t>(t, std::numeric_limits<int32_t>::max()));
+    sensor.throttle_time_ms += static_cast<uint64_t>(std::max<int64_t>(t, 0));
+    return static_cast<int32_t>(t);
 }
 
 void ClientQuotaManager::unrecord(QuotaKind kind, std::string_view user, std::string_view client_id,
@@ -119,7 +125,21 @@ void ClientQuotaManager::unrecord(QuotaKind kind, std::string_view user, std::st
         return;
     auto& rates = rates_[index(kind)];
     if (auto it = rates.find(r->sensor); it != rates.end())
-        it->second.record(-bytes, now_ms);
+        it->second.rate.record(-bytes, now_ms);
+}
+
+std::vector<SensorSample> ClientQuotaManager::sensors(QuotaKind kind, int64_t now_ms) const {
+    std::lock_guard lock(mutex_);
+    std::vector<SensorSample> out;
+    for (auto& [key, sensor] : rates_[index(kind)]) {
+        const auto split = key.find('\0');
+        out.push_back({.user = key.substr(0, split),
+                       .client_id = key.substr(split + 1),
+                       .byte_rate = sensor.rate.rate(now_ms),
+                       .quota = sensor.quota,
+                       .throttle_time_ms = sensor.throttle_time_ms});
+    }
+    return out;
 }
 
 std::optional<int64_t> ClientQuotaManager::max_value_in_window(QuotaKind kind,

@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "broker/quotas/quota_entity.h"
 #include "broker/quotas/quota_rate.h"
@@ -34,6 +35,16 @@ enum class QuotaKind { produce, fetch };
 struct QuotaWindow {
     int samples = 11;          // quota.window.num
     int64_t window_ms = 1000;  // quota.window.size.seconds
+};
+
+// One rate as /metrics shows it (Kafka's per-client quota metrics): the entity's names as the
+// rate is keyed (empty when the quota that applies does not name that part, as Kafka's tags).
+struct SensorSample {
+    std::string user;
+    std::string client_id;
+    double byte_rate = 0;           // Kafka's byte-rate
+    double quota = 0;               // the quota it was last held to, bytes/s
+    uint64_t throttle_time_ms = 0;  // the throttle times handed out, summed
 };
 
 class ClientQuotaManager {
@@ -65,6 +76,8 @@ class ClientQuotaManager {
     uint64_t throttled_requests(QuotaKind kind) const {
         return throttled_[index(kind)].load(std::memory_order_relaxed);
     }
+    // Every rate being measured (a client that recorded under a quota in the last hour).
+    std::vector<SensorSample> sensors(QuotaKind kind, int64_t now_ms) const;
 
   private:
     static size_t index(QuotaKind kind) { return kind == QuotaKind::produce ? 0 : 1; }
@@ -80,7 +93,13 @@ class ClientQuotaManager {
     const QuotaWindow window_;
     mutable std::mutex mutex_;
     std::map<QuotaEntity, double> quotas_[2];  // by kind
-    std::map<std::string, QuotaRate, std::less<>> rates_[2];
+    // One per resolved entity, keyed "user\0client" as it was resolved.
+    struct Sensor {
+        QuotaRate rate;
+        double quota = 0;
+        uint64_t throttle_time_ms = 0;
+    };
+    mutable std::map<std::string, Sensor, std::less<>> rates_[2];  // sensors() reads the rates
     int64_t last_sweep_ms_ = 0;
     std::atomic<bool> enabled_[2] = {false, false};
     std::atomic<uint64_t> throttled_[2] = {0, 0};

@@ -6,8 +6,8 @@
 confluent-kafka (librdkafka) produces and consumes under them and reports the broker's throttle
 times through its throttle callback:
 - a producer whose client id has a producer_byte_rate is throttled (throttle events with a time
-  above zero, and skiff counts the throttled responses on /metrics) while one with another client
-  id is not; every message of both is stored once, in order;
+  above zero, and skiff counts the throttled responses on /metrics, and shows that client's rate,
+  quota and throttle time) while one with another client id is not; every message of both is stored once, in order;
 - a consumer whose client id has a consumer_byte_rate is throttled and still reads every message
   once, in order;
 - kafka-ts share consumers (node/kafka_ts_share_consumer.mjs) under a consumer_byte_rate get
@@ -61,13 +61,22 @@ class ClientQuotasTest(unittest.TestCase):
         self.assertEqual(len(line), 1, proc.stdout[-3000:])
         return json.loads(line[0][len("RESULT "):])
 
-    def throttled_responses(self, kind):
+    def metric(self, series):
+        """The value of one /metrics series ('name{labels}'), None when it is not there."""
         url = "http://127.0.0.1:%d/metrics" % self.broker.metrics_port()
         with urllib.request.urlopen(url, timeout=10) as r:
             for line in r.read().decode().splitlines():
-                if line.startswith('skiff_quota_throttled_responses_total{kind="%s"}' % kind):
+                if line.startswith(series + " "):
                     return float(line.split()[-1])
-        self.fail("no skiff_quota_throttled_responses_total for %s" % kind)
+        return None
+
+    def throttled_responses(self, kind):
+        value = self.metric('skiff_quota_throttled_responses_total{kind="%s"}' % kind)
+        self.assertIsNotNone(value, "no skiff_quota_throttled_responses_total for %s" % kind)
+        return value
+
+    def client_series(self, name, kind, client_id):
+        return self.metric('%s{kind="%s",user="",client_id="%s"}' % (name, kind, client_id))
 
     def produce(self, topic, client_id):
         """MESSAGES values "<client_id>-<i>" padded to VALUE bytes; returns the throttle events."""
@@ -135,6 +144,15 @@ class ClientQuotasTest(unittest.TestCase):
         slow = self.produce("quotas", "slow-producer")
         self.assertTrue([t for t in slow if t > 0], "slow-producer was never throttled: %s" % slow)
         self.assertGreater(self.throttled_responses("produce"), 0)
+        # Kafka's per-client quota metrics: the throttled client's rate, quota and throttle time;
+        # none for a client no quota applies to.
+        self.assertEqual(self.client_series("skiff_quota_byte_rate_limit", "produce",
+                                            "slow-producer"), 60000)
+        self.assertGreater(self.client_series("skiff_quota_byte_rate", "produce",
+                                              "slow-producer"), 0)
+        self.assertGreater(self.client_series("skiff_quota_throttle_time_seconds_total",
+                                              "produce", "slow-producer"), 0)
+        self.assertIsNone(self.client_series("skiff_quota_byte_rate", "produce", "free-producer"))
 
         values, throttles = self.consume("quotas", "slow-consumer")
         want = [("%s-%d-" % (who, i)).encode().ljust(VALUE, b".")
@@ -143,6 +161,8 @@ class ClientQuotasTest(unittest.TestCase):
         self.assertEqual(values, want, "messages lost, repeated or out of order")
         self.assertTrue([t for t in throttles if t > 0], "slow-consumer was never throttled")
         self.assertGreater(self.throttled_responses("fetch"), 0)
+        self.assertGreater(self.client_series("skiff_quota_throttle_time_seconds_total", "fetch",
+                                              "slow-consumer"), 0)
 
     def test_share_consumers_over_their_quota_are_throttled_and_get_every_record_once(self):
         topic, group, records = "share-quotas", "sg-quotas", 60

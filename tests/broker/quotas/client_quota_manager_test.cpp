@@ -1,6 +1,9 @@
 // Which quota applies to a client, in Kafka's order of the eight entity levels, who shares a
-// rate with whom, and the throttle time a client over its quota gets.
+// rate with whom, the throttle time a client over its quota gets, and each rate as /metrics
+// reports it.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "broker/quotas/client_quota_manager.h"
 
@@ -103,6 +106,33 @@ TEST(ClientQuotaManager, AFetchIsCappedAtWhatTheQuotaAllowsInASpan) {
     q.set_quotas(m);
     EXPECT_EQ(q.max_value_in_window(QuotaKind::fetch, "u", "app"), 10000);
     EXPECT_FALSE(q.max_value_in_window(QuotaKind::fetch, "u", "other"));
+}
+
+TEST(ClientQuotaManager, EachRateIsReportedUnderTheNamesItIsKeyedBy) {
+    ClientQuotaManager q({.samples = 11, .window_ms = 1000});
+    q.set_quotas(produce_quotas(
+        {{{named("alice"), std::nullopt}, 1000}, {{std::nullopt, named("app")}, 2000}}));
+    EXPECT_TRUE(q.sensors(QuotaKind::produce, 0).empty());  // nothing recorded yet
+    q.record(QuotaKind::produce, "alice", "a", 6000, 0);
+    q.record(QuotaKind::produce, "alice", "b", 9000, 0);  // alice's rate, shared: throttled
+    q.record(QuotaKind::produce, "ANONYMOUS", "app", 10000, 0);
+    q.record(QuotaKind::produce, "ANONYMOUS", "free", 1e6, 0);  // no quota: no rate
+    auto sensors = q.sensors(QuotaKind::produce, 0);
+    ASSERT_EQ(sensors.size(), 2u);
+    std::sort(sensors.begin(), sensors.end(),
+              [](const auto& a, const auto& b) { return a.user < b.user; });
+    // A client-id quota's rate: no user; alice's: no client id (Kafka's sensor tags).
+    EXPECT_EQ(sensors[0].user, "");
+    EXPECT_EQ(sensors[0].client_id, "app");
+    EXPECT_DOUBLE_EQ(sensors[0].byte_rate, 1000);  // 10,000 bytes over the 10 s span
+    EXPECT_DOUBLE_EQ(sensors[0].quota, 2000);
+    EXPECT_EQ(sensors[0].throttle_time_ms, 0u);
+    EXPECT_EQ(sensors[1].user, "alice");
+    EXPECT_EQ(sensors[1].client_id, "");
+    EXPECT_DOUBLE_EQ(sensors[1].byte_rate, 1500);
+    EXPECT_DOUBLE_EQ(sensors[1].quota, 1000);
+    EXPECT_EQ(sensors[1].throttle_time_ms, 5000u);  // (1,500 - 1,000) / 1,000 x 10 s
+    EXPECT_TRUE(q.sensors(QuotaKind::fetch, 0).empty());
 }
 
 }  // namespace
