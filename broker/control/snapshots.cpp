@@ -476,6 +476,7 @@ std::string restore_snapshot(Broker& broker, const std::string& name) {
         }
         if (auto replaced = broker.client_quotas().replace_all(std::move(restored)); !replaced)
             error += (error.empty() ? "" : "; ") + replaced.error();
+        broker.quota_manager().forget_rates();  // traffic from before the restore, as a reset
     }
     // The journal goes last, and only when all of the above worked: until the checkpoints are
     // the restored logs' (not the old state's, whose log start offsets would hide or expose the

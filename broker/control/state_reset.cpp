@@ -50,6 +50,8 @@ ResetReport reset_broker(Broker& broker, const ResetOptions& options) {
         fail("removing the client quotas: " + cleared.error());
         report.quota_entities = 0;
     }
+    // And what the clients sent: a quota set again by the next test starts from nothing.
+    broker.quota_manager().forget_rates();
     if (options.acls && broker.authorizer()) {
         auto removed = broker.authorizer()->acls().remove({security::AclBindingFilter{}});
         if (removed.error)

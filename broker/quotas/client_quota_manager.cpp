@@ -128,6 +128,12 @@ void ClientQuotaManager::unrecord(QuotaKind kind, std::string_view user, std::st
         it->second.rate.record(-bytes, now_ms);
 }
 
+void ClientQuotaManager::forget_rates() {
+    std::lock_guard lock(mutex_);
+    for (auto& rates : rates_)
+        rates.clear();
+}
+
 std::vector<SensorSample> ClientQuotaManager::sensors(QuotaKind kind, int64_t now_ms) const {
     std::lock_guard lock(mutex_);
     std::vector<SensorSample> out;

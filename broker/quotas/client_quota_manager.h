@@ -78,6 +78,9 @@ class ClientQuotaManager {
     }
     // Every rate being measured (a client that recorded under a quota in the last hour).
     std::vector<SensorSample> sensors(QuotaKind kind, int64_t now_ms) const;
+    // Forgets every rate (the test-control API's reset: a quota set again afterwards must not
+    // count what the last test's clients sent).
+    void forget_rates();
 
   private:
     static size_t index(QuotaKind kind) { return kind == QuotaKind::produce ? 0 : 1; }

@@ -127,16 +127,25 @@ TEST_F(ResetTest, RemovesAclsAndUsersOnlyWhenAsked) {
     EXPECT_EQ(broker().credentials().user_count(), 0u);
 }
 
-// Client quotas always go (as group configs do): the next test's client id must not be throttled
-// by the last test's quota.
+// Client quotas always go (as group configs do), and the rates measured under them: the next
+// test's client id must not be throttled by the last test's quota or traffic.
 TEST_F(ResetTest, ClientQuotasAreGone) {
     const quotas::QuotaEntity app{std::nullopt, quotas::EntityName::named("app")};
     ASSERT_TRUE(broker().client_quotas().apply({{app, quotas::kProducerByteRate, 1000}}));
+    auto& manager = broker().quota_manager();
+    const int64_t now = 1000;
+    EXPECT_EQ(manager.record(quotas::QuotaKind::produce, "ANONYMOUS", "app", 10000, now), 0);
     auto report = reset_broker(broker(), {});
     EXPECT_TRUE(report.error.empty()) << report.error;
     EXPECT_EQ(report.quota_entities, 1u);
     EXPECT_TRUE(broker().client_quotas().snapshot().empty());
-    EXPECT_FALSE(broker().quota_manager().enabled(quotas::QuotaKind::produce));
+    EXPECT_FALSE(manager.enabled(quotas::QuotaKind::produce));
+    // The same quota set again: what app sent before the reset no longer counts (10,000 bytes
+    // more would otherwise be twice the quota) and /metrics shows no rate from before.
+    EXPECT_TRUE(manager.sensors(quotas::QuotaKind::produce, now).empty());
+    ASSERT_TRUE(broker().client_quotas().apply({{app, quotas::kProducerByteRate, 1000}}));
+    EXPECT_EQ(manager.record(quotas::QuotaKind::produce, "ANONYMOUS", "app", 10000, now), 0);
+    ASSERT_TRUE(broker().client_quotas().replace_all({}));
     restart();
     EXPECT_TRUE(broker().client_quotas().snapshot().empty());
 }
