@@ -23,6 +23,10 @@
 namespace skiff::broker {
 namespace {
 
+// 128 bits for timestamp arithmetic: a client's timestamp may be any int64, and now - ts must not
+// overflow.
+__extension__ using Wide = __int128;
+
 using protocol::ErrorCode;
 
 struct AppendOutcome {
@@ -151,18 +155,18 @@ std::optional<RecordRefusal> check_timestamp(const TimestampPolicy& policy, int6
     const int64_t ts = protocol::record_timestamp(h, r);
     if (ts == -1)  // no timestamp (RecordBatch.NO_TIMESTAMP): nothing to check
         return std::nullopt;
-    const __int128 diff = static_cast<__int128>(now) - ts;
+    const Wide diff = static_cast<Wide>(now) - ts;
     if (diff <= policy.before_max_ms && -diff <= policy.after_max_ms)
         return std::nullopt;
-    auto bound = [](__int128 v) {
-        return std::to_string(static_cast<int64_t>(std::clamp<__int128>(v, INT64_MIN, INT64_MAX)));
+    auto bound = [](Wide v) {
+        return std::to_string(static_cast<int64_t>(std::clamp<Wide>(v, INT64_MIN, INT64_MAX)));
     };
     return RecordRefusal{ErrorCode::invalid_timestamp,
                          "Timestamp " + std::to_string(ts) + " of message with offset " +
                              std::to_string(protocol::record_offset(h, r)) +
                              " is out of range. The timestamp should be within [" +
-                             bound(static_cast<__int128>(now) - policy.before_max_ms) + ", " +
-                             bound(static_cast<__int128>(now) + policy.after_max_ms) + "]"};
+                             bound(static_cast<Wide>(now) - policy.before_max_ms) + ", " +
+                             bound(static_cast<Wide>(now) + policy.after_max_ms) + "]"};
 }
 
 // The batch-level part of the timestamp rules, from headers alone: a batch a producer marked
@@ -195,7 +199,7 @@ TimestampScreen screen_timestamps(std::span<const std::byte> records,
         if (policy.log_append_time)
             continue;
         if (policy.before_max_ms != INT64_MAX ||
-            static_cast<__int128>(h.max_timestamp) - now > policy.after_max_ms)
+            static_cast<Wide>(h.max_timestamp) - now > policy.after_max_ms)
             screen.needs_record_pass = true;
     }
     return screen;

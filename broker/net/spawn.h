@@ -17,9 +17,9 @@ namespace skiff::broker {
 
 struct SpawnOptions {
     // Called (on the task's executor) after the failure was logged; set for essential tasks.
-    std::function<void()> on_failure;
+    std::function<void()> on_failure = {};
     // Kept alive until the task completes (the object whose member coroutine this is).
-    std::shared_ptr<const void> keep_alive;
+    std::shared_ptr<const void> keep_alive = {};
 };
 
 // Logs `e`, if any, as the failure of the task `what`. Returns whether there was one.
