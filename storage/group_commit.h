@@ -16,6 +16,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -25,6 +26,13 @@
 namespace skiff::storage {
 
 class PartitionLog;
+
+// An append that durable mode wrote but has not synced yet: whoever answers for it waits until
+// `log` is durable below `end` (PartitionLog::when_durable, then request() here).
+struct PendingSync {
+    PartitionLog* log = nullptr;
+    int64_t end = -1;  // the offset after the append's last one
+};
 
 class GroupCommitter {
   public:

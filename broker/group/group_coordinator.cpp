@@ -473,7 +473,8 @@ ErrorCode GroupCoordinator::validate_commit_locked(
 }
 
 ErrorCode GroupCoordinator::txn_offset_commit(const TxnCommitParams& params,
-                                              const GroupOffsets& offsets) {
+                                              const GroupOffsets& offsets,
+                                              OffsetStore::Unsynced* unsynced) {
     {
         std::lock_guard lock(mutex_);
         ErrorCode e =
@@ -492,6 +493,8 @@ ErrorCode GroupCoordinator::txn_offset_commit(const TxnCommitParams& params,
                      written.error().message);
         return store_error(written.error().code);
     }
+    if (unsynced)
+        *unsynced = *written;
     return ErrorCode::none;
 }
 

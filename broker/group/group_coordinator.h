@@ -151,8 +151,11 @@ class GroupCoordinator {
         std::string member_id;
         std::optional<std::string> group_instance_id;
     };
+    // `unsynced`, when given, is set to what durable mode appended without syncing: the caller
+    // waits for it before it answers (OffsetStore::commit_transactional).
     protocol::ErrorCode txn_offset_commit(const TxnCommitParams& params,
-                                          const GroupOffsets& offsets);
+                                          const GroupOffsets& offsets,
+                                          OffsetStore::Unsynced* unsynced = nullptr);
     // The transaction marker for __consumer_offsets (called by the transaction coordinator's
     // marker writer): appends the control batch, then applies (commit) or drops (abort) every
     // pending offset of this producer id, in every group. NONE, or the append's error

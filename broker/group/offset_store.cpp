@@ -205,7 +205,8 @@ std::vector<int64_t> OffsetStore::pending_producers() const {
     return out;
 }
 
-Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run>& runs) {
+Expected<OffsetStore::Unsynced, storage::StorageError> OffsetStore::append_locked(
+    std::vector<Run>& runs, storage::Durability durability) {
     const int64_t now = storage::wall_clock_ms();
     std::vector<std::byte> batches;
     for (const Run& run : runs) {
@@ -249,13 +250,14 @@ Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run
         }
     }
     if (batches.empty())
-        return {};
+        return Unsynced();
     auto summaries = protocol::validate_batches(batches);
     if (!summaries)
         return unexpected(storage::StorageError{
             storage::StorageErrc::corrupt, "building offset batch: " + summaries.error().message});
     // The coordinator's own writes: no sequence checks (transactional batches carry -1).
-    auto appended = log_->append(batches, *summaries, storage::AppendOrigin::coordinator);
+    auto appended =
+        log_->append(batches, *summaries, storage::AppendOrigin::coordinator, durability);
     if (!appended)
         return unexpected(storage::StorageError{
             appended.error().code,
@@ -270,7 +272,9 @@ Expected<void, storage::StorageError> OffsetStore::append_locked(std::vector<Run
         }
     }
     bytes_since_snapshot_ += static_cast<int64_t>(batches.size());
-    return {};
+    if (appended->sync_pending)
+        return Unsynced(storage::PendingSync{log_, appended->last_offset + 1});
+    return Unsynced();
 }
 
 Expected<void, std::string> OffsetStore::append_plain_locked(std::vector<Entry>& entries) {
@@ -354,23 +358,26 @@ int64_t OffsetStore::snapshot_threshold_bytes() const {
     return segment_bytes_ / 2;
 }
 
-Expected<void, std::string> OffsetStore::commit(const std::string& group,
-                                                const GroupOffsets& offsets) {
-    std::vector<Entry> entries;
-    entries.reserve(offsets.size());
+Expected<OffsetStore::Unsynced, std::string> OffsetStore::commit(const std::string& group,
+                                                                 const GroupOffsets& offsets) {
+    if (offsets.empty())
+        return Unsynced();
+    std::vector<Run> runs(1);
+    runs[0].entries.reserve(offsets.size());
     for (const auto& [tp, committed] : offsets)
-        entries.push_back({group, tp, committed});
+        runs[0].entries.push_back({group, tp, committed});
     std::lock_guard lock(mutex_);
-    if (auto appended = append_plain_locked(entries); !appended)
-        return appended;
-    for (const auto& e : entries)
+    auto appended = append_locked(runs, storage::Durability::group_commit);
+    if (!appended)
+        return unexpected(appended.error().message);
+    for (const auto& e : runs[0].entries)
         apply_locked(e);
     if (bytes_since_snapshot_ >= segment_bytes_ / 2)
         (void)snapshot_locked();  // a failed snapshot is retried at the next commit
-    return {};
+    return *appended;
 }
 
-Expected<void, storage::StorageError> OffsetStore::commit_transactional(
+Expected<OffsetStore::Unsynced, storage::StorageError> OffsetStore::commit_transactional(
     const std::string& group, int64_t producer_id, int16_t producer_epoch,
     const GroupOffsets& offsets) {
     std::vector<Run> runs(1);
@@ -379,13 +386,14 @@ Expected<void, storage::StorageError> OffsetStore::commit_transactional(
     for (const auto& [tp, committed] : offsets)
         runs[0].entries.push_back({group, tp, committed});
     std::lock_guard lock(mutex_);
-    if (auto appended = append_locked(runs); !appended)
-        return appended;
+    auto appended = append_locked(runs, storage::Durability::group_commit);
+    if (!appended)
+        return unexpected(appended.error());
     for (const auto& e : runs[0].entries)
         add_pending_locked(producer_id, producer_epoch, e);
     if (bytes_since_snapshot_ >= segment_bytes_ / 2)
         (void)snapshot_locked();
-    return {};
+    return *appended;
 }
 
 Expected<void, storage::StorageError> OffsetStore::complete_transaction(int64_t producer_id,

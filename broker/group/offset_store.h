@@ -39,7 +39,16 @@
 // drains the queue under the store's mutex.
 //
 // Durability: commit() returns only after the append returned (the bytes are in the page cache,
-// which survives a process kill; fsync follows log.flush.* like any partition).
+// which survives a process kill; fsync follows log.flush.* like any partition). In durable mode
+// (the log's flush.messages=1) commit() and commit_transactional() append without waiting for
+// the disk, as a produce does, and return the PendingSync their caller waits for before it
+// answers (broker/handlers/group_commit_wait.h): concurrent commits share one fdatasync, and
+// neither a network thread nor this store's mutex is held while the disk works. The other
+// writes (group records, markers, snapshots) still flush on the appending thread. A plain commit
+// is applied in memory when appended, so an OffsetFetch may see it before it is synced; what a
+// power cut can then take away is a commit that was never acknowledged, and the consumer that
+// read it resumes from the older one (at-least-once, as ever). A transactional commit stays
+// pending until its marker, which is synced before it is applied.
 //
 // Thread-safe: one mutex serializes appends and the in-memory map, so the map always reflects
 // the log in order. Appends are short positional writes, as on the produce path.
@@ -56,6 +65,7 @@
 
 #include "broker/group/record_codec.h"
 #include "protocol/expected.h"
+#include "storage/group_commit.h"
 #include "storage/partition_log.h"
 #include "storage/topic_partition.h"
 
@@ -89,8 +99,11 @@ class OffsetStore {
     // dropped with the staged queue: both mutexes are held while the store switches logs.
     Expected<void, std::string> reopen(storage::PartitionLog& log);
 
+    // In durable mode, the append the caller waits for before it answers; else nothing.
+    using Unsynced = std::optional<storage::PendingSync>;
+
     // Appends the commits, then applies them. Errors leave memory unchanged.
-    Expected<void, std::string> commit(const std::string& group, const GroupOffsets& offsets);
+    Expected<Unsynced, std::string> commit(const std::string& group, const GroupOffsets& offsets);
     // Writes tombstones for these partitions of the group (all of them when `which` is empty).
     Expected<size_t, std::string> remove(const std::string& group,
                                          const std::vector<storage::TopicPartition>& which = {});
@@ -100,10 +113,10 @@ class OffsetStore {
     // TxnOffsetCommit: appends `offsets` as one transactional batch of (producer_id,
     // producer_epoch) and keeps them pending for that producer. Errors leave memory unchanged
     // (invalid_producer_epoch: the log knows a newer epoch of this producer).
-    Expected<void, storage::StorageError> commit_transactional(const std::string& group,
-                                                               int64_t producer_id,
-                                                               int16_t producer_epoch,
-                                                               const GroupOffsets& offsets);
+    Expected<Unsynced, storage::StorageError> commit_transactional(const std::string& group,
+                                                                   int64_t producer_id,
+                                                                   int16_t producer_epoch,
+                                                                   const GroupOffsets& offsets);
     // Appends the transaction marker to the log, then applies (commit) or drops (abort) every
     // pending offset of this producer. A producer without pending offsets still gets the marker.
     Expected<void, storage::StorageError> complete_transaction(int64_t producer_id,
@@ -167,7 +180,11 @@ class OffsetStore {
     // open()'s work after construction: the log's config, the replay, the start-up snapshot.
     Expected<void, std::string> load();
     // Appends the runs in one PartitionLog::append; sets each entry's value's record_offset.
-    Expected<void, storage::StorageError> append_locked(std::vector<Run>& runs);
+    // Durability::group_commit: in durable mode, not synced here (the result says what to wait
+    // for); flush_settings flushes as the log's settings say.
+    Expected<Unsynced, storage::StorageError> append_locked(
+        std::vector<Run>& runs,
+        storage::Durability durability = storage::Durability::flush_settings);
     Expected<void, std::string> append_plain_locked(std::vector<Entry>& entries);
     Expected<void, std::string> snapshot_locked();
     void apply_locked(const Entry& e);

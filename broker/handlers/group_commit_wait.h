@@ -1,5 +1,5 @@
-// Durable mode's produce acknowledgement: waits, without holding the I/O thread, until the
-// appends of one Produce request are on disk (storage/group_commit.h).
+// Durable mode's acknowledgements (Produce, OffsetCommit, TxnOffsetCommit): waits, without
+// holding the I/O thread, until a request's appends are on disk (storage/group_commit.h).
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -12,10 +12,7 @@
 
 namespace skiff::broker {
 
-struct PendingSync {
-    storage::PartitionLog* log;
-    int64_t end;  // the offset after the append's last one
-};
+using storage::PendingSync;
 
 // Asks the group committer to sync each log and returns when every append is durable: one entry
 // per `pending`, empty when it is on disk, else the error that kept it from the disk. Never on

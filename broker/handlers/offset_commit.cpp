@@ -2,6 +2,7 @@
 
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
+#include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
 #include "broker/log_throttle.h"
 #include "broker/security/authorize.h"
@@ -11,7 +12,8 @@
 namespace skiff::broker {
 
 // The response is built only after the commit was appended to the internal offsets log, so an
-// acknowledged commit survives a crash of the broker process. Authorization (docs/acls.md):
+// acknowledged commit survives a crash of the broker process; in durable mode only after it was
+// synced too, so it survives a power cut. Authorization (docs/acls.md):
 // READ on the group, else every partition is GROUP_AUTHORIZATION_FAILED; READ on each topic,
 // else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleOffsetCommitRequest).
 asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
@@ -72,16 +74,27 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
         }
         resp.topics.push_back(std::move(t));
     }
-    if (!accepted.empty()) {
-        if (auto committed = groups.offsets().commit(req.group_id, accepted); !committed) {
-            LogThrottle::global().log(spdlog::level::err, "offset-commit:failed",
-                                      "commit of group {} from {} failed: {}", req.group_id,
-                                      ctx.peer, committed.error());
-            for (auto& t : resp.topics)
-                for (auto& r : t.partitions)
-                    if (r.error_code == ErrorCode::none)
-                        r.error_code = ErrorCode::coordinator_not_available;
-        }
+    if (accepted.empty())
+        co_return resp;
+    std::string failure;
+    auto committed = groups.offsets().commit(req.group_id, accepted);
+    if (!committed) {
+        failure = committed.error();
+    } else if (*committed) {
+        // Durable mode: answered once the commit is on disk, without holding this thread.
+        auto synced =
+            co_await wait_until_durable(broker.logs().group_commit(), std::span(&**committed, 1));
+        if (synced[0])
+            failure = synced[0]->message;
+    }
+    if (!failure.empty()) {
+        LogThrottle::global().log(spdlog::level::err, "offset-commit:failed",
+                                  "commit of group {} from {} failed: {}", req.group_id, ctx.peer,
+                                  failure);
+        for (auto& t : resp.topics)
+            for (auto& r : t.partitions)
+                if (r.error_code == ErrorCode::none)
+                    r.error_code = ErrorCode::coordinator_not_available;
     }
     co_return resp;
 }

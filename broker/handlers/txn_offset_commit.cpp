@@ -2,6 +2,7 @@
 
 #include "broker/broker.h"
 #include "broker/group/group_coordinator.h"
+#include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
 #include "broker/security/authorize.h"
 #include "storage/log_config.h"
@@ -95,8 +96,17 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     // ones get INVALID_TXN_STATE, as Kafka's verification answers them.
     if (error == ErrorCode::invalid_txn_state && ctx.header.api_version >= 4)
         error = ErrorCode::transaction_abortable;
+    group::OffsetStore::Unsynced unsynced;
     if (error == ErrorCode::none)
-        error = broker.groups().txn_offset_commit(params, accepted);
+        error = broker.groups().txn_offset_commit(params, accepted, &unsynced);
+    if (error == ErrorCode::none && unsynced) {
+        // Durable mode: answered once the offsets are on disk, or a power cut could lose them
+        // while the producer goes on to commit its transaction without them.
+        auto synced =
+            co_await wait_until_durable(broker.logs().group_commit(), std::span(&*unsynced, 1));
+        if (synced[0])
+            error = ErrorCode::coordinator_not_available;
+    }
     // v0-1 clients do not know COORDINATOR_LOAD_IN_PROGRESS (Kafka rewrites it the same way).
     if (error == ErrorCode::coordinator_load_in_progress && ctx.header.api_version < 2)
         error = ErrorCode::coordinator_not_available;

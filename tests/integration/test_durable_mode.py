@@ -16,11 +16,13 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import skiff_harness  # noqa: E402
 
-from confluent_kafka import Consumer, Producer  # noqa: E402
+from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
 
 TOPIC = "durable"
 PRODUCERS = 10
 MESSAGES = 300  # per producer
+COMMITTERS = 10
+COMMITS = 100  # per committer
 
 
 def scrape(port):
@@ -104,6 +106,89 @@ class DurableModeTest(unittest.TestCase):
             again = consume_all(broker.bootstrap, PRODUCERS * MESSAGES)
             self.assertEqual(sorted(again), sorted(values))
             broker.verify_log(TOPIC, 0)
+
+    def test_offset_commits_share_syncs_and_survive_a_crash(self):
+        # Each synchronous commit is answered once it is on disk; commits that arrive while the
+        # offsets log syncs are answered by its next sync together.
+        with skiff_harness.Broker({"num.partitions": 1, "log.flush.interval.messages": 1,
+                                   "metrics.listener": "HTTP://127.0.0.1:0"},
+                                  name="durable broker").owned_by(self) as broker:
+            p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all"})
+            p.produce(TOPIC, value=b"x")
+            self.assertEqual(p.flush(30), 0)
+            before = scrape(broker.metrics_port())
+            errors = []
+
+            def commit(n):
+                c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "g%d" % n,
+                              "enable.auto.commit": False})
+                try:
+                    for i in range(1, COMMITS + 1):
+                        c.commit(offsets=[TopicPartition(TOPIC, 0, i)], asynchronous=False)
+                except Exception as e:  # noqa: BLE001 (asserted below)
+                    errors.append(repr(e))
+                finally:
+                    c.close()
+            threads = [threading.Thread(target=commit, args=(n,)) for n in range(COMMITTERS)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(errors, [])
+            after = scrape(broker.metrics_port())
+            commits, syncs = (
+                sample(after, name, labels) - sample(before, name, labels) for name, labels in
+                (("skiff_requests_total", '{api="OffsetCommit"}'),
+                 ("skiff_log_flush_duration_seconds_count", "")))
+            sys.stderr.write("%d offset commits, %d log syncs\n" % (commits, syncs))
+            self.assertEqual(commits, COMMITTERS * COMMITS)
+            self.assertGreater(syncs, 0)
+            self.assertLess(syncs, commits)  # shared: one each was the old inline flush
+
+            broker.restart(graceful=False)
+            self.assertEqual(committed_offsets(broker.bootstrap), [COMMITS] * COMMITTERS)
+
+    def test_transactional_offsets_are_committed_with_their_transaction_across_a_crash(self):
+        with skiff_harness.Broker({"num.partitions": 1, "log.flush.interval.messages": 1},
+                                  name="durable broker").owned_by(self) as broker:
+            source = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "g0",
+                               "enable.auto.commit": False})
+            self.addCleanup(source.close)
+            p = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": "durable-tx"})
+            p.init_transactions(30)
+            for n in range(1, 4):
+                p.begin_transaction()
+                p.produce(TOPIC, value=b"tx-%d" % n)
+                p.send_offsets_to_transaction([TopicPartition(TOPIC, 0, 10 * n)],
+                                              source.consumer_group_metadata(), 30)
+                p.commit_transaction(30)
+            self.assertEqual(committed_offsets(broker.bootstrap, 1), [30])
+            broker.restart(graceful=False)
+            self.assertEqual(committed_offsets(broker.bootstrap, 1), [30])
+            c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
+                          "isolation.level": "read_committed", "enable.auto.commit": False})
+            try:
+                c.assign([TopicPartition(TOPIC, 0, 0)])
+                got = []
+                skiff_harness.wait_until(lambda: got.extend(
+                    m.value() for m in c.consume(10, 1) if m.error() is None) or len(got) >= 3,
+                    30, what="the three transactional messages")
+                self.assertEqual(got, [b"tx-1", b"tx-2", b"tx-3"])
+            finally:
+                c.close()
+
+
+def committed_offsets(bootstrap, groups=None):
+    """The committed offset of TOPIC-0 for groups g0, g1, ... (COMMITTERS of them by default)."""
+    out = []
+    for n in range(COMMITTERS if groups is None else groups):
+        c = Consumer({"bootstrap.servers": bootstrap, "group.id": "g%d" % n})
+        try:
+            [tp] = c.committed([TopicPartition(TOPIC, 0)], timeout=10)
+            out.append(tp.offset)
+        finally:
+            c.close()
+    return out
 
 
 if __name__ == "__main__":

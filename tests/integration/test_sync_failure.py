@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -235,6 +236,66 @@ class SyncFailureTest(unittest.TestCase):
             self.assertEqual((m.offset(), m.value()), (1, b"held"))
         finally:
             c.close()
+
+    def test_an_offset_commit_whose_sync_hangs_holds_up_only_that_commit(self):
+        # Durable mode syncs an OffsetCommit before answering it. Until 2026-12-07 that sync ran
+        # on the network thread, under the offsets store's lock: while the disk took its time,
+        # every client of that thread (and every other commit) waited too.
+        broker = self.broker_on_faulty_fs({"num.partitions": 1, "log.flush.interval.messages": 1,
+                                           "num.network.threads": 1}, "hung-commit broker")
+        acked, errors = self.produce(broker, [b"first", b"second"])
+        self.assertEqual((acked, errors), ([b"first", b"second"], []))
+        conf = {"bootstrap.servers": broker.bootstrap, "group.id": "committer",
+                "enable.auto.commit": False, "broker.address.family": "v4"}
+        committer = Consumer(conf)
+        self.addCleanup(committer.close)
+        committer.commit(offsets=[TopicPartition(TOPIC, 0, 1)], asynchronous=False)
+
+        hold = self.switch + ".hold"
+        open(hold, "w").close()
+        self.addCleanup(lambda: os.path.exists(hold) and os.unlink(hold))
+        outcome = []
+
+        def commit():
+            try:
+                committer.commit(offsets=[TopicPartition(TOPIC, 0, 2)], asynchronous=False)
+                outcome.append("committed")
+            except Exception as e:  # noqa: BLE001 (reported by the assertion below)
+                outcome.append(repr(e))
+        t = threading.Thread(target=commit, daemon=True)
+        t.start()
+        skiff_harness.wait_until(lambda: os.path.exists(self.switch + ".holding"), 20,
+                                 what="the commit's sync to reach the disk")
+        t.join(0.5)
+        self.assertEqual(outcome, [], "the commit was answered before its sync ended")
+
+        # Another client on the same thread is answered meanwhile: its metadata, and a fetch.
+        md = AdminClient({"bootstrap.servers": broker.bootstrap,
+                          "broker.address.family": "v4"}).list_topics(timeout=10)
+        self.assertEqual(len(md.topics[TOPIC].partitions), 1)
+        reader = Consumer(dict(conf, **{"group.id": "reader"}))
+        try:
+            reader.assign([TopicPartition(TOPIC, 0, 0)])
+            got = []
+            deadline = time.monotonic() + 10
+            while len(got) < 2 and time.monotonic() < deadline:
+                m = reader.poll(0.5)
+                if m is not None and m.error() is None:
+                    got.append(m.value())
+            self.assertEqual(got, [b"first", b"second"])
+        finally:
+            reader.close()
+        self.assertEqual(outcome, [], "the commit was answered before its sync ended")
+
+        os.unlink(hold)
+        t.join(30)
+        self.assertEqual(outcome, ["committed"])
+        check = Consumer(dict(conf, **{"group.id": "committer"}))
+        try:
+            [tp] = check.committed([TopicPartition(TOPIC, 0)], timeout=10)
+            self.assertEqual(tp.offset, 2)
+        finally:
+            check.close()
 
     def test_a_shutdown_whose_last_sync_fails_is_not_a_clean_one(self):
         broker = self.broker_on_faulty_fs({"num.partitions": 1}, "shutdown broker")

@@ -123,6 +123,56 @@ TEST_F(OffsetStoreTest, GroupRecordsKeepTheirLatestValueThroughSnapshotsAndReten
         EXPECT_EQ(records.at("g").at(key(p)), "value-" + std::to_string(2992 + p));
 }
 
+// Durable mode (the log's flush.messages=1): a commit is appended without a sync and says what
+// its caller must wait for; one sync then covers every commit appended before it.
+TEST_F(OffsetStoreTest, DurableModeCommitsWaitForOneSharedSync) {
+    config.flush_interval_messages = 1;
+    auto store = open();
+    auto first = store->commit("g", {{{"t", 0}, {10, -1, "", 1}}});
+    auto second = store->commit("h", {{{"t", 0}, {20, -1, "", 2}}});
+    ASSERT_TRUE(first && second);
+    ASSERT_TRUE(*first && *second);
+    EXPECT_EQ((*first)->log, log.get());
+    EXPECT_EQ((*second)->end, log->log_end_offset());
+    EXPECT_LT((*first)->end, (*second)->end);
+    // Applied at once (an OffsetFetch sees it), but the log shows nothing unsynced to readers.
+    EXPECT_EQ(store->get("h", {"t", 0})->offset, 20);
+    EXPECT_LT(log->high_watermark(), (*second)->end);
+    int done = 0;
+    for (const auto& pending : {**first, **second})
+        log->when_durable(pending.end, [&](const auto& r) { done += r ? 1 : 100; });
+    EXPECT_EQ(done, 0);
+    log->sync_appended();
+    EXPECT_EQ(done, 2);
+    EXPECT_EQ(log->high_watermark(), (*second)->end);
+}
+
+// The writes that stay synchronous (a transaction's marker here) flush what durable mode's
+// commits left unsynced before them, and complete their waiters.
+TEST_F(OffsetStoreTest, DurableModeMarkerFlushCoversTheTransactionalCommitBeforeIt) {
+    config.flush_interval_messages = 1;
+    auto store = open();
+    auto pending = store->commit_transactional("g", 7, 0, {{{"t", 0}, {5, -1, "", 1}}});
+    ASSERT_TRUE(pending && *pending);
+    bool synced = false;
+    log->when_durable((*pending)->end, [&](const auto& r) { synced = static_cast<bool>(r); });
+    EXPECT_FALSE(synced);
+    ASSERT_TRUE(store->complete_transaction(7, 0, 0, /*commit=*/true));
+    EXPECT_TRUE(synced);
+    EXPECT_EQ(store->get("g", {"t", 0})->offset, 5);
+}
+
+TEST_F(OffsetStoreTest, DefaultModeCommitsHaveNothingToWaitFor) {
+    auto store = open();
+    auto committed = store->commit("g", {{{"t", 0}, {10, -1, "", 1}}});
+    ASSERT_TRUE(committed);
+    EXPECT_FALSE(*committed);
+    auto txn = store->commit_transactional("g", 7, 0, {{{"t", 1}, {5, -1, "", 1}}});
+    ASSERT_TRUE(txn);
+    EXPECT_FALSE(*txn);
+    EXPECT_EQ(log->high_watermark(), log->log_end_offset());
+}
+
 }  // namespace
 }  // namespace skiff::broker::group
 

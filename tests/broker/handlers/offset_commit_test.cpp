@@ -105,6 +105,22 @@ TEST_F(OffsetCommitTest, ASimpleCommitIsFetchedBack) {
     EXPECT_EQ(fetch("other", "t", 0).committed_offset, -1);
 }
 
+// Durable mode (log.flush.interval.messages=1): the commit is answered once a group-commit
+// thread has synced it, so the answer comes with the offsets log synced to its end.
+TEST_F(OffsetCommitTest, DurableModeAnswersOnceTheCommitIsSynced) {
+    config.log_flush_interval_messages = 1;
+    create_topic("t");
+    auto* offsets = broker().logs().get({"__consumer_offsets", 0});
+    ASSERT_NE(offsets, nullptr);
+    ASSERT_TRUE(offsets->durable_mode());
+    for (int64_t i = 1; i <= 3; ++i) {
+        EXPECT_EQ(commit("g", {{"t", 0, i}}), std::vector<ErrorCode>{ErrorCode::none});
+        // high_watermark() of a durable-mode log is the end of what is synced.
+        EXPECT_EQ(offsets->high_watermark(), offsets->log_end_offset());
+        EXPECT_EQ(fetch("g", "t", 0).committed_offset, i);
+    }
+}
+
 TEST_F(OffsetCommitTest, NeverCommittedIsMinusOneWithoutError) {
     create_topic("t");
     auto p = fetch("g", "t", 0);
