@@ -93,6 +93,7 @@ asio::awaitable<protocol::ShareAcknowledgeResponse> handle_share_acknowledge(
     if (version >= 2)
         resp.acquisition_lock_timeout_ms = config.record_lock_duration_ms;
     const bool renew = version >= 2 && req.is_renew_ack;
+    share::UnsyncedWrites unsynced;  // durable mode's, answered once synced
     resp.responses.reserve(req.topics.size());
     for (const auto& t : req.topics) {
         auto& out = resp.responses.emplace_back();
@@ -114,13 +115,18 @@ asio::awaitable<protocol::ShareAcknowledgeResponse> handle_share_acknowledge(
                 group_id, {topic.name, p.partition_index}, t.topic_id};
             part.error_code =
                 apply_acknowledgements(*partitions, key, member_id, p.acknowledgement_batches,
-                                       renew, config, share_now_ms());
+                                       renew, config, share_now_ms(), unsynced);
         }
     }
     if (final_ack) {  // the member's last word: whatever it still holds is released
         partitions->release_member(group_id, member_id, share_now_ms());
         sessions.close(group_id, member_id);
     }
+    if (!co_await await_synced(ctx, unsynced))
+        for (auto& t : resp.responses)
+            for (auto& p : t.partitions)
+                if (p.error_code == ErrorCode::none)
+                    p.error_code = ErrorCode::unknown_server_error;
     add_ack_leader_hints(ctx, resp);
     co_return resp;
 }

@@ -141,6 +141,7 @@ struct FetchScope {
     const share::ShareGroupConfig& config;
     share::SharePartitionManager& partitions;
     const std::vector<SessionPartition>& session;
+    share::UnsyncedWrites& unsynced;  // durable mode's acquisitions, answered once synced
     bool record_limit = false;
     // The most one answer may hold under the client's consumer_byte_rate (docs/quotas.md).
     int64_t quota_cap = std::numeric_limits<int64_t>::max();
@@ -244,7 +245,7 @@ Pass fetch_all(const FetchScope& f, ShareFetchResponse& resp) {
             offered.push_back(o);
         }
         auto acquired = f.partitions.acquire(at.key, f.member_id, offered,
-                                             static_cast<int32_t>(left), f.config, now);
+                                             static_cast<int32_t>(left), f.config, now, f.unsynced);
         if (acquired.empty())
             continue;
         const int64_t first = acquired.front().first_offset;
@@ -439,6 +440,9 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
         co_return failed(e);
     }
 
+    // Durable mode: the share-state writes of this request (acknowledgements, acquisitions),
+    // appended without a sync; the answer waits until they are on disk (await_synced).
+    share::UnsyncedWrites unsynced;
     // The piggy-backed acknowledgements, before anything is fetched.
     for (size_t i = 0; i < req.topics.size(); ++i) {
         if (refs[i].error != ErrorCode::none)
@@ -456,17 +460,24 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
                 group_id, {refs[i].name, p.partition_index}, req.topics[i].topic_id};
             out.acknowledge_error_code =
                 apply_acknowledgements(*partitions, key, member_id, p.acknowledgement_batches,
-                                       renew, config, share_now_ms());
+                                       renew, config, share_now_ms(), unsynced);
         }
     }
+    // Their syncs start now, not after a long poll: the answer waits for them in any case.
+    for (const auto& write : unsynced)
+        ctx.broker.logs().group_commit().request(write.log);
     if (final_fetch) {
         // The member's last word: whatever it still holds is released, then its session goes.
         partitions->release_member(group_id, member_id, share_now_ms());
         sessions.close(group_id, member_id);
+        if (!co_await await_synced(ctx, unsynced))
+            co_return failed(ErrorCode::unknown_server_error);
         add_leader_hints(ctx, resp);
         co_return resp;
     }
     if (renew) {
+        if (!co_await await_synced(ctx, unsynced))
+            co_return failed(ErrorCode::unknown_server_error);
         add_leader_hints(ctx, resp);
         co_return resp;
     }
@@ -478,6 +489,7 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
                            .config = config,
                            .partitions = *partitions,
                            .session = session,
+                           .unsynced = unsynced,
                            .record_limit = version >= 2 && req.share_acquire_mode == kRecordLimit,
                            .quota_cap = quota_max_bytes(ctx, quotas::QuotaKind::fetch)
                                             .value_or(std::numeric_limits<int64_t>::max())};
@@ -503,6 +515,8 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
         pass = fetch_all(scope, resp);
         if (topic_errors || pass.has_error || pass.acquired > 0 || req.max_wait_ms <= 0 ||
             session.empty()) {
+            if (!co_await await_synced(ctx, unsynced))
+                co_return failed(ErrorCode::unknown_server_error);
             apply_quota(pass);
             add_leader_hints(ctx, resp);
             co_return resp;
@@ -521,6 +535,7 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
                                    .config = config,
                                    .partitions = *partitions,
                                    .session = waiting,
+                                   .unsynced = unsynced,
                                    .record_limit = scope.record_limit,
                                    .quota_cap = scope.quota_cap};
     const auto deadline =
@@ -551,6 +566,8 @@ asio::awaitable<protocol::ShareFetchResponse> handle_share_fetch(
         waiter->woken = false;
     }
     waiters.remove(keys, waiter);
+    if (!co_await await_synced(ctx, unsynced))
+        co_return failed(ErrorCode::unknown_server_error);
     apply_quota(pass);
     add_leader_hints(ctx, resp);
     co_return resp;

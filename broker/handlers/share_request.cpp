@@ -1,9 +1,12 @@
 #include "broker/handlers/share_request.h"
 
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <vector>
 
 #include "broker/broker.h"
+#include "broker/handlers/group_commit_wait.h"
 #include "broker/security/authorize.h"
 #include "broker/topics/topic_ids.h"
 
@@ -57,7 +60,7 @@ ErrorCode apply_acknowledgements(share::SharePartitionManager& partitions,
                                  const share::SharePartitionKey& key, const std::string& member_id,
                                  std::span<const protocol::ShareAcknowledgementBatch> batches,
                                  bool renew_allowed, const share::ShareGroupConfig& config,
-                                 int64_t now_ms) {
+                                 int64_t now_ms, share::UnsyncedWrites& unsynced) {
     // Reused per I/O thread: the batches' type arrays keep their capacity between requests.
     thread_local std::vector<share::AcknowledgementBatch> converted;
     converted.resize(batches.size());
@@ -71,8 +74,21 @@ ErrorCode apply_acknowledgements(share::SharePartitionManager& partitions,
         converted[i].last_offset = b.last_offset;
         converted[i].types.assign(b.acknowledge_types.begin(), b.acknowledge_types.end());
     }
-    return partitions.acknowledge(
-        key, member_id, std::span<const share::AcknowledgementBatch>(converted), config, now_ms);
+    return partitions.acknowledge(key, member_id,
+                                  std::span<const share::AcknowledgementBatch>(converted), config,
+                                  now_ms, unsynced);
+}
+
+asio::awaitable<bool> await_synced(RequestContext& ctx, const share::UnsyncedWrites& unsynced) {
+    if (unsynced.empty())
+        co_return true;
+    auto errors = co_await wait_until_durable(ctx.broker.logs().group_commit(), unsynced);
+    for (const auto& e : errors)
+        if (e) {
+            spdlog::error("a share group state write was not synced: {}", e->message);
+            co_return false;
+        }
+    co_return true;
 }
 
 }  // namespace skiff::broker

@@ -3,6 +3,7 @@
 // partition's acknowledgement batches handed to the share-partition manager.
 #pragma once
 
+#include <asio/awaitable.hpp>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -44,10 +45,16 @@ std::optional<ShareOffsetsRefusal> refuse_share_offsets_change(const RequestCont
 
 // Applies one partition's acknowledgement batches: NONE, the manager's error
 // (INVALID_RECORD_STATE, INVALID_REQUEST), or INVALID_REQUEST for a RENEW (4) in a request that
-// is not a renew request (v1 never is), before the manager sees anything.
+// is not a renew request (v1 never is), before the manager sees anything. Durable mode's
+// unsynced writes go to `unsynced`: the request answers once they are synced (await_synced).
 protocol::ErrorCode apply_acknowledgements(
     share::SharePartitionManager& partitions, const share::SharePartitionKey& key,
     const std::string& member_id, std::span<const protocol::ShareAcknowledgementBatch> batches,
-    bool renew_allowed, const share::ShareGroupConfig& config, int64_t now_ms);
+    bool renew_allowed, const share::ShareGroupConfig& config, int64_t now_ms,
+    share::UnsyncedWrites& unsynced);
+
+// Durable mode: waits, without holding the network thread, until the request's share-state
+// writes are on disk. False when a sync failed (the broker halts then: halt_on_sync_failure.h).
+asio::awaitable<bool> await_synced(RequestContext& ctx, const share::UnsyncedWrites& unsynced);
 
 }  // namespace skiff::broker

@@ -29,9 +29,16 @@
 #include "broker/share/share_offsets_admin.h"
 #include "protocol/error_code.h"
 #include "protocol/field_spec.h"
+#include "storage/group_commit.h"
 #include "storage/topic_partition.h"
 
 namespace skiff::broker::share {
+
+// The __share_group_state writes of one request that durable mode appended without a sync: the
+// request is answered only once they are on disk (handlers/group_commit_wait.h), so concurrent
+// requests share the syncs and none holds its network thread while the disk works. In the
+// default mode nothing is added.
+using UnsyncedWrites = std::vector<storage::PendingSync>;
 
 // One share-partition: a group's view of one topic partition. The topic id is what
 // __share_group_state's keys carry.
@@ -94,14 +101,17 @@ class SharePartitionManager : public ShareOffsetsAdmin {
     // Acquires for `member_id` the available offsets within `batches` (in offset order, as read
     // from next_fetch_offset on), at most `max_records` of them (whole batches may overshoot
     // it, as Kafka's batch-optimized mode does), each lock expiring after
-    // config.record_lock_duration_ms. Delivery counts go up by one; the change is persisted (one
-    // write) before this returns. Empty when nothing was available.
+    // config.record_lock_duration_ms. Delivery counts go up by one; the change is written (one
+    // record) before this returns, and synced by then unless it is in `unsynced`. Empty when
+    // nothing was available. `unsynced` (acquire and acknowledge): in durable mode the write is
+    // appended without a sync and added there; the caller answers only once it is on disk
+    // (UnsyncedWrites).
     virtual std::vector<AcquiredRecords> acquire(const SharePartitionKey& key,
                                                  const std::string& member_id,
                                                  std::span<const FetchedBatch> batches,
                                                  int32_t max_records,
-                                                 const ShareGroupConfig& config,
-                                                 int64_t now_ms) = 0;
+                                                 const ShareGroupConfig& config, int64_t now_ms,
+                                                 UnsyncedWrites& unsynced) = 0;
 
     // Applies acknowledgements of this member, all or nothing per share-partition: NONE, or
     // INVALID_RECORD_STATE when any offset is not acquired by `member_id` with an unexpired
@@ -109,11 +119,12 @@ class SharePartitionManager : public ShareOffsetsAdmin {
     // unordered, a types array of the wrong length, an unknown type). RELEASE makes records
     // available again (archived once their delivery count reached
     // config.delivery_count_limit); REJECT archives them; ACCEPT acknowledges them; RENEW
-    // extends the lock. Persisted (one write) before this returns.
+    // extends the lock. Written (one record) before this returns, as acquire().
     virtual protocol::ErrorCode acknowledge(const SharePartitionKey& key,
                                             const std::string& member_id,
                                             std::span<const AcknowledgementBatch> batches,
-                                            const ShareGroupConfig& config, int64_t now_ms) = 0;
+                                            const ShareGroupConfig& config, int64_t now_ms,
+                                            UnsyncedWrites& unsynced) = 0;
 
     // A member left, was fenced or closed its share session: whatever it holds is released
     // (available again, delivery counts kept), in every share-partition of the group.

@@ -173,7 +173,8 @@ Expected<void, std::string> SharePartitions::resolve_log_partition(Entry& e) {
     return {};
 }
 
-Expected<void, std::string> SharePartitions::write_snapshot(Entry& e, int64_t now_ms) {
+Expected<void, std::string> SharePartitions::write_snapshot(Entry& e, int64_t now_ms,
+                                                            UnsyncedWrites* unsynced) {
     if (auto resolved = resolve_log_partition(e); !resolved)
         return resolved;
     ShareSnapshotValue value;
@@ -186,7 +187,7 @@ Expected<void, std::string> SharePartitions::write_snapshot(Entry& e, int64_t no
     e.state.write_batches(std::nullopt, value.state_batches);
     auto written = store_.write_snapshot(
         e.log_partition, {kShareSnapshotType, e.group_id, e.topic_id, e.tp.partition}, value,
-        now_ms);
+        now_ms, unsynced);
     if (!written) {
         e.snapshot_due = true;
         return unexpected(written.error());
@@ -200,11 +201,11 @@ Expected<void, std::string> SharePartitions::write_snapshot(Entry& e, int64_t no
     return {};
 }
 
-Expected<void, std::string> SharePartitions::persist(Entry& e, const Window& window,
-                                                     int64_t now_ms) {
+Expected<void, std::string> SharePartitions::persist(Entry& e, const Window& window, int64_t now_ms,
+                                                     UnsyncedWrites* unsynced) {
     if (e.snapshot_due || e.log_partition < 0 ||
         e.updates_since_snapshot >= config_.snapshot_update_records)
-        return write_snapshot(e, now_ms);
+        return write_snapshot(e, now_ms, unsynced);
     ShareUpdateValue value;
     value.snapshot_epoch = e.snapshot_epoch;
     value.start_offset = e.state.start_offset();
@@ -212,8 +213,9 @@ Expected<void, std::string> SharePartitions::persist(Entry& e, const Window& win
     auto& batches = batch_scratch();
     e.state.write_batches(window, batches);
     value.state_batches.swap(batches);
-    auto written = store_.write_update(
-        e.log_partition, {kShareUpdateType, e.group_id, e.topic_id, e.tp.partition}, value, now_ms);
+    auto written = store_.write_update(e.log_partition,
+                                       {kShareUpdateType, e.group_id, e.topic_id, e.tp.partition},
+                                       value, now_ms, unsynced);
     value.state_batches.swap(batches);  // the thread's buffer keeps its capacity
     if (!written) {
         e.snapshot_due = true;
@@ -282,7 +284,7 @@ std::vector<AcquiredRecords> SharePartitions::acquire(const SharePartitionKey& k
                                                       std::span<const FetchedBatch> batches,
                                                       int32_t max_records,
                                                       const ShareGroupConfig& config,
-                                                      int64_t now_ms) {
+                                                      int64_t now_ms, UnsyncedWrites& unsynced) {
     std::vector<AcquiredRecords> acquired;
     auto e = find(key);
     if (!e || batches.empty() || max_records <= 0)
@@ -301,7 +303,7 @@ std::vector<AcquiredRecords> SharePartitions::acquire(const SharePartitionKey& k
     const Window touched = e->state.acquire(member, batches, limits, acquired);
     if (touched.empty() && e->state.start_offset() == start_before)
         return acquired;
-    if (auto written = persist(*e, touched, now_ms); !written) {
+    if (auto written = persist(*e, touched, now_ms, &unsynced); !written) {
         // Not durable: nothing goes to the consumer; the locks expire and the records go back.
         spdlog::error("share group '{}' {}-{}: {}", key.group_id, key.tp.topic, key.tp.partition,
                       written.error());
@@ -312,7 +314,8 @@ std::vector<AcquiredRecords> SharePartitions::acquire(const SharePartitionKey& k
 
 ErrorCode SharePartitions::acknowledge(const SharePartitionKey& key, const std::string& member_id,
                                        std::span<const AcknowledgementBatch> batches,
-                                       const ShareGroupConfig& config, int64_t now_ms) {
+                                       const ShareGroupConfig& config, int64_t now_ms,
+                                       UnsyncedWrites& unsynced) {
     if (batches.empty())
         return ErrorCode::none;
     auto e = find(key);
@@ -337,7 +340,7 @@ ErrorCode SharePartitions::acknowledge(const SharePartitionKey& key, const std::
                                                 now_ms + config.record_lock_duration_ms, durable);
     if (!durable || touched.empty())
         return ErrorCode::none;
-    if (auto written = persist(*e, touched, now_ms); !written) {
+    if (auto written = persist(*e, touched, now_ms, &unsynced); !written) {
         spdlog::error("share group '{}' {}-{}: {}", key.group_id, key.tp.topic, key.tp.partition,
                       written.error());
         return ErrorCode::unknown_server_error;

@@ -71,10 +71,12 @@ class SharePartitions final : public SharePartitionManager {
                                              const LogBounds& bounds, int64_t now_ms) override;
     std::vector<AcquiredRecords> acquire(const SharePartitionKey& key, const std::string& member_id,
                                          std::span<const FetchedBatch> batches, int32_t max_records,
-                                         const ShareGroupConfig& config, int64_t now_ms) override;
+                                         const ShareGroupConfig& config, int64_t now_ms,
+                                         UnsyncedWrites& unsynced) override;
     protocol::ErrorCode acknowledge(const SharePartitionKey& key, const std::string& member_id,
                                     std::span<const AcknowledgementBatch> batches,
-                                    const ShareGroupConfig& config, int64_t now_ms) override;
+                                    const ShareGroupConfig& config, int64_t now_ms,
+                                    UnsyncedWrites& unsynced) override;
     void release_member(const std::string& group_id, const std::string& member_id,
                         int64_t now_ms) override;
     void delete_group(const std::string& group_id) override;
@@ -160,8 +162,12 @@ class SharePartitions final : public SharePartitionManager {
     MemberRef member_ref(const std::string& member_id, bool add);
 
     // The one record of a change (entry locked). `window`: the offsets it touched.
-    Expected<void, std::string> persist(Entry& e, const Window& window, int64_t now_ms);
-    Expected<void, std::string> write_snapshot(Entry& e, int64_t now_ms);
+    // `unsynced`: see UnsyncedWrites; null for the writes that sync as they go (ticks, releases,
+    // the initial snapshot).
+    Expected<void, std::string> persist(Entry& e, const Window& window, int64_t now_ms,
+                                        UnsyncedWrites* unsynced = nullptr);
+    Expected<void, std::string> write_snapshot(Entry& e, int64_t now_ms,
+                                               UnsyncedWrites* unsynced = nullptr);
     Expected<void, std::string> resolve_log_partition(Entry& e);
     int64_t start_offset_for(const ShareGroupConfig& config, const LogBounds& bounds,
                              int64_t now_ms) const;

@@ -48,9 +48,9 @@ Expected<storage::PartitionLog*, std::string> ShareStateStore::log_for(int32_t l
     return logs_[static_cast<size_t>(log_partition)];
 }
 
-Expected<int64_t, std::string> ShareStateStore::append(int32_t log_partition,
-                                                       std::vector<protocol::RecordSpec>& records,
-                                                       int64_t now_ms) {
+Expected<int64_t, std::string> ShareStateStore::append(
+    int32_t log_partition, std::vector<protocol::RecordSpec>& records, int64_t now_ms,
+    std::vector<storage::PendingSync>* unsynced) {
     auto log = log_for(log_partition);
     if (!log)
         return unexpected(log.error());
@@ -60,31 +60,33 @@ Expected<int64_t, std::string> ShareStateStore::append(int32_t log_partition,
     const auto summaries = protocol::validate_batches(batch);
     if (!summaries)
         return unexpected("building a share state batch: " + summaries.error().message);
-    auto appended = (*log)->append(batch, *summaries);
+    auto appended = (*log)->append(
+        batch, *summaries, storage::AppendOrigin::client,
+        unsynced ? storage::Durability::group_commit : storage::Durability::flush_settings);
     if (!appended)
         return unexpected(std::string("appending to ") + kShareGroupStateTopic + "-" +
                           std::to_string(log_partition) + ": " + appended.error().message);
+    if (appended->sync_pending)
+        unsynced->push_back({*log, appended->last_offset + 1});
     return appended->base_offset;
 }
 
-Expected<int64_t, std::string> ShareStateStore::write_snapshot(int32_t log_partition,
-                                                               const ShareStateKey& key,
-                                                               const ShareSnapshotValue& value,
-                                                               int64_t now_ms) {
+Expected<int64_t, std::string> ShareStateStore::write_snapshot(
+    int32_t log_partition, const ShareStateKey& key, const ShareSnapshotValue& value,
+    int64_t now_ms, std::vector<storage::PendingSync>* unsynced) {
     std::vector<protocol::RecordSpec> records(1);
     records[0].key = encode_share_key(key);
     records[0].value = encode_share_snapshot(value);
-    return append(log_partition, records, now_ms);
+    return append(log_partition, records, now_ms, unsynced);
 }
 
-Expected<int64_t, std::string> ShareStateStore::write_update(int32_t log_partition,
-                                                             const ShareStateKey& key,
-                                                             const ShareUpdateValue& value,
-                                                             int64_t now_ms) {
+Expected<int64_t, std::string> ShareStateStore::write_update(
+    int32_t log_partition, const ShareStateKey& key, const ShareUpdateValue& value, int64_t now_ms,
+    std::vector<storage::PendingSync>* unsynced) {
     std::vector<protocol::RecordSpec> records(1);
     records[0].key = encode_share_key(key);
     records[0].value = encode_share_update(value);
-    return append(log_partition, records, now_ms);
+    return append(log_partition, records, now_ms, unsynced);
 }
 
 Expected<int64_t, std::string> ShareStateStore::write_tombstones(int32_t log_partition,

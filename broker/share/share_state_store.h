@@ -27,6 +27,7 @@
 #include "broker/share/share_state_records.h"
 #include "protocol/expected.h"
 #include "protocol/record_builder.h"
+#include "storage/group_commit.h"
 #include "storage/partition_log.h"
 
 namespace skiff::broker::share {
@@ -53,11 +54,16 @@ class ShareStateStore {
     Expected<int32_t, std::string> partition_for(const std::string& group_id,
                                                  const protocol::Uuid& topic_id, int32_t partition);
 
-    // Appends one record (one batch); returns its offset in the log partition.
-    Expected<int64_t, std::string> write_snapshot(int32_t log_partition, const ShareStateKey& key,
-                                                  const ShareSnapshotValue& value, int64_t now_ms);
-    Expected<int64_t, std::string> write_update(int32_t log_partition, const ShareStateKey& key,
-                                                const ShareUpdateValue& value, int64_t now_ms);
+    // Appends one record (one batch); returns its offset in the log partition. `unsynced`: in
+    // durable mode the append is not synced here but added there, for the caller to wait for
+    // before it answers (handlers/group_commit_wait.h); without it, the log's flush settings
+    // apply (a sync per append in durable mode).
+    Expected<int64_t, std::string> write_snapshot(
+        int32_t log_partition, const ShareStateKey& key, const ShareSnapshotValue& value,
+        int64_t now_ms, std::vector<storage::PendingSync>* unsynced = nullptr);
+    Expected<int64_t, std::string> write_update(
+        int32_t log_partition, const ShareStateKey& key, const ShareUpdateValue& value,
+        int64_t now_ms, std::vector<storage::PendingSync>* unsynced = nullptr);
     // Tombstones of both keys of a share-partition (its state deleted), in one batch.
     Expected<int64_t, std::string> write_tombstones(int32_t log_partition,
                                                     const std::string& group_id,
@@ -82,7 +88,8 @@ class ShareStateStore {
   private:
     Expected<int64_t, std::string> append(int32_t log_partition,
                                           std::vector<protocol::RecordSpec>& records,
-                                          int64_t now_ms);
+                                          int64_t now_ms,
+                                          std::vector<storage::PendingSync>* unsynced = nullptr);
 
     // The partition's log, the topic created first if it does not exist yet.
     Expected<storage::PartitionLog*, std::string> log_for(int32_t log_partition);

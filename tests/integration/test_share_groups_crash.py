@@ -29,8 +29,18 @@ KILLS = 3
 
 class ShareGroupCrashTest(ShareGroupTestBase):
     def test_kill_9_while_consuming(self):
+        self.crash_while_consuming({})
+
+    def test_kill_9_while_consuming_in_durable_mode(self):
+        # Durable mode answers a ShareFetch or ShareAcknowledge once its __share_group_state
+        # records are synced by a group-commit thread (not on the network thread): the same
+        # promises hold.
+        self.crash_while_consuming({"log.flush.interval.messages": 1})
+
+    def crash_while_consuming(self, overrides):
         port = skiff_harness.free_port()
-        broker = skiff_harness.Broker(dict(SHORT_LOCKS, listeners="PLAINTEXT://127.0.0.1:%d" % port),
+        broker = skiff_harness.Broker(dict(SHORT_LOCKS, listeners="PLAINTEXT://127.0.0.1:%d" % port,
+                                           **overrides),
                                       name="share crash broker").owned_by(self).start()
         topic, group = "share-crash", "sg-crash"
         create_topic(broker, topic, PARTITIONS)

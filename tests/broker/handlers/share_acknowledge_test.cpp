@@ -88,6 +88,19 @@ TEST_F(ShareAcknowledgeTest, AcknowledgesWithinTheSession) {
     EXPECT_EQ(acknowledge(request("m1", 2, 0, 0, 1)).error_code, ErrorCode::none);
 }
 
+// Durable mode: answered once the manager's write for the acknowledgement is synced by the
+// group committer.
+TEST_F(ShareAcknowledgeTest, DurableModeAnswersOnceTheStateWriteIsSynced) {
+    config.log_flush_interval_messages = 1;
+    acquired_by_m1(2);
+    create_topic("state");
+    partitions.state_log = broker().logs().get({"state", 0});
+    ASSERT_TRUE(partitions.state_log->durable_mode());
+    EXPECT_EQ(partition_error(acknowledge(request("m1", 1, 0, 1, 1))), ErrorCode::none);
+    EXPECT_EQ(partitions.state_log->log_end_offset(), 1);
+    EXPECT_EQ(partitions.state_log->high_watermark(), 1);  // synced before the answer
+}
+
 TEST_F(ShareAcknowledgeTest, InvalidRecordStateIsPassedThrough) {
     acquired_by_m1(2);
     // m2 opens a session of its own, then acknowledges what m1 holds.

@@ -19,6 +19,9 @@
 #include "broker/share/share_membership.h"
 #include "broker/share/share_partition_manager.h"
 #include "protocol/error_code.h"
+#include "protocol/record_batch.h"
+#include "protocol/record_builder.h"
+#include "storage/partition_log.h"
 
 namespace skiff::broker::test {
 
@@ -73,7 +76,8 @@ class FakeSharePartitionManager : public share::SharePartitionManager {
                                                 const std::string& member_id,
                                                 std::span<const share::FetchedBatch> batches,
                                                 int32_t max_records, const share::ShareGroupConfig&,
-                                                int64_t) override {
+                                                int64_t, share::UnsyncedWrites& unsynced) override {
+        write_state(unsynced);
         offered.assign(batches.begin(), batches.end());
         last_max_records = max_records;
         auto& s = states[key_of(key)];
@@ -102,8 +106,10 @@ class FakeSharePartitionManager : public share::SharePartitionManager {
     protocol::ErrorCode acknowledge(const share::SharePartitionKey& key,
                                     const std::string& member_id,
                                     std::span<const share::AcknowledgementBatch> batches,
-                                    const share::ShareGroupConfig&, int64_t) override {
+                                    const share::ShareGroupConfig&, int64_t,
+                                    share::UnsyncedWrites& unsynced) override {
         ++acknowledge_calls;
+        write_state(unsynced);
         auto& s = states[key_of(key)];
         for (const auto& b : batches)
             for (int64_t o = b.first_offset; o <= b.last_offset; ++o) {
@@ -190,7 +196,20 @@ class FakeSharePartitionManager : public share::SharePartitionManager {
     }
 
     std::map<Key, State> states;
-    std::vector<std::string> released;         // "group/member", in order
+    std::vector<std::string> released;  // "group/member", in order
+    // Durable mode's writes, as the real manager's: with a log set, acquire() and acknowledge()
+    // append one record to it without a sync and hand it back for the request to wait for.
+    storage::PartitionLog* state_log = nullptr;
+    void write_state(share::UnsyncedWrites& unsynced) {
+        if (!state_log)
+            return;
+        const auto batch = protocol::build_record_batch({}, {{std::nullopt, std::string("s")}});
+        auto summaries = protocol::validate_batches(batch);
+        auto appended = state_log->append(batch, *summaries, storage::AppendOrigin::client,
+                                          storage::Durability::group_commit);
+        if (appended && appended->sync_pending)
+            unsynced.push_back({state_log, appended->last_offset + 1});
+    }
     std::vector<share::FetchedBatch> offered;  // the batches of the last acquire()
     int32_t last_max_records = 0;
     int acknowledge_calls = 0;

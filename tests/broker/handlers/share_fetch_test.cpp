@@ -121,6 +121,28 @@ TEST_F(ShareFetchTest, AcquiresTheLogsOwnBatchesAndAnswersTheRanges) {
     EXPECT_TRUE(other.responses.empty());
 }
 
+// Durable mode: the answer comes once the manager's writes for it (the acknowledgements, then
+// the acquisition) are synced by the group committer; the network thread never syncs.
+TEST_F(ShareFetchTest, DurableModeAnswersOnceTheStateWritesAreSynced) {
+    config.log_flush_interval_messages = 1;
+    create_topic("t");
+    create_topic("state");
+    wire();
+    produce("t", 4);
+    partitions.state_log = broker().logs().get({"state", 0});
+    ASSERT_TRUE(partitions.state_log->durable_mode());
+    auto r = fetch(request("m1", 0));
+    ASSERT_EQ(only(r).acquired_records.size(), 1u);
+    EXPECT_EQ(partitions.state_log->log_end_offset(), 1);
+    EXPECT_EQ(partitions.state_log->high_watermark(), 1);  // synced before the answer
+    auto next = request("m1", 1);
+    ack(next, 0, 3, 1);
+    next.max_wait_ms = 0;
+    EXPECT_EQ(only(fetch(next)).acknowledge_error_code, ErrorCode::none);
+    EXPECT_EQ(partitions.state_log->log_end_offset(), 2);
+    EXPECT_EQ(partitions.state_log->high_watermark(), 2);
+}
+
 TEST_F(ShareFetchTest, MaxBytesZeroGetsNoRecords) {
     // Unlike Fetch's KIP-74 rule, Kafka hands a ShareFetch with max_bytes 0 nothing (librdkafka
     // 2.15's 0180 pins it): nothing is acquired, so nothing waits for a lock to expire.

@@ -18,12 +18,14 @@ class StatsOnly final : public share::SharePartitionManager {
     }
     std::vector<share::AcquiredRecords> acquire(const share::SharePartitionKey&, const std::string&,
                                                 std::span<const share::FetchedBatch>, int32_t,
-                                                const share::ShareGroupConfig&, int64_t) override {
+                                                const share::ShareGroupConfig&, int64_t,
+                                                share::UnsyncedWrites&) override {
         return {};
     }
     protocol::ErrorCode acknowledge(const share::SharePartitionKey&, const std::string&,
                                     std::span<const share::AcknowledgementBatch>,
-                                    const share::ShareGroupConfig&, int64_t) override {
+                                    const share::ShareGroupConfig&, int64_t,
+                                    share::UnsyncedWrites&) override {
         return protocol::ErrorCode::none;
     }
     void release_member(const std::string&, const std::string&, int64_t) override {}

@@ -33,6 +33,7 @@ struct SharePartitionsTest : ::testing::Test {
     static constexpr int kLogPartitions = 3;
     std::vector<std::unique_ptr<storage::PartitionLog>> logs;
     SharePartitionsConfig config;
+    storage::LogConfig log_config;  // of the __share_group_state partitions
     ShareGroupConfig group;
     LogBounds bounds{0, 100, {}};
     int64_t now = 1'000'000;
@@ -60,7 +61,7 @@ struct SharePartitionsTest : ::testing::Test {
         std::vector<storage::PartitionLog*> raw;
         for (int p = 0; p < kLogPartitions; ++p) {
             auto log = storage::PartitionLog::open(
-                dir / ("__share_group_state-" + std::to_string(p)), storage::LogConfig{});
+                dir / ("__share_group_state-" + std::to_string(p)), log_config);
             ASSERT_TRUE(log);
             logs.push_back(std::move(*log));
             raw.push_back(logs.back().get());
@@ -100,12 +101,41 @@ struct SharePartitionsTest : ::testing::Test {
     std::optional<int64_t> next() { return shares->next_fetch_offset(key, group, bounds, now); }
     Acquired acquire(const std::string& member, std::vector<FetchedBatch> batches,
                      int32_t max_records = 500) {
-        return shares->acquire(key, member, batches, max_records, group, now);
+        return shares->acquire(key, member, batches, max_records, group, now, unsynced);
     }
     ErrorCode ack(const std::string& member, std::vector<AcknowledgementBatch> batches) {
-        return shares->acknowledge(key, member, batches, group, now);
+        return shares->acknowledge(key, member, batches, group, now, unsynced);
     }
+    UnsyncedWrites unsynced;  // durable mode's writes (the tests below run in the default mode)
 };
+
+// Durable mode (flush.messages=1): an acquisition's and an acknowledgement's records are appended
+// without a sync and handed back in `unsynced` for the request to wait for; the initial snapshot
+// (no request waits for it) syncs as it is written. In the default mode nothing is handed back.
+TEST_F(SharePartitionsTest, DurableModeHandsTheRequestsWritesBackUnsynced) {
+    ASSERT_EQ(next(), 0);
+    ASSERT_EQ(acquire("m", {{0, 9}}), (Acquired{{0, 9, 1}}));
+    EXPECT_TRUE(unsynced.empty());
+
+    log_config.flush_interval_messages = 1;
+    key.tp.partition = 1;  // a share-partition of its own, in a durable log
+    open();
+    ASSERT_EQ(next(), 0);
+    EXPECT_TRUE(unsynced.empty());
+    ASSERT_EQ(acquire("m", {{0, 9}}), (Acquired{{0, 9, 1}}));
+    ASSERT_EQ(unsynced.size(), 1u);
+    ASSERT_EQ(ack("m", {{0, 4, {kAccept}}}), ErrorCode::none);
+    ASSERT_EQ(unsynced.size(), 2u);
+    storage::PartitionLog* log = unsynced[1].log;
+    EXPECT_EQ(unsynced[0].log, log);
+    EXPECT_EQ(unsynced[1].end, log->log_end_offset());
+    EXPECT_LT(log->high_watermark(), unsynced[0].end);  // neither is on disk yet
+    log->sync_appended();
+    EXPECT_EQ(log->high_watermark(), log->log_end_offset());
+
+    open();  // both replayed: 0-4 acknowledged, 5-9 delivered once and available again
+    ASSERT_EQ(acquire("m2", {{0, 9}}), (Acquired{{5, 9, 2}}));
+}
 
 TEST_F(SharePartitionsTest, FirstReadStartsByAutoOffsetResetAndIsPersisted) {
     group.auto_offset_reset = ShareAutoOffsetReset::latest;
@@ -342,8 +372,10 @@ TEST_F(SharePartitionsTest, TopicIsCreatedAtTheFirstWrite) {
     EXPECT_EQ(creations, 0);
     EXPECT_EQ((*opened)->next_fetch_offset(key, group, bounds, now), 0);
     EXPECT_EQ(creations, 1);
-    EXPECT_EQ((*opened)->acquire(key, "m", std::vector<FetchedBatch>{{0, 9}}, 500, group, now),
-              (Acquired{{0, 9, 1}}));
+    UnsyncedWrites unsynced;
+    EXPECT_EQ(
+        (*opened)->acquire(key, "m", std::vector<FetchedBatch>{{0, 9}}, 500, group, now, unsynced),
+        (Acquired{{0, 9, 1}}));
     EXPECT_EQ(creations, 1);
     EXPECT_EQ(log_records(), 2);
 }
@@ -412,13 +444,14 @@ TEST_F(SharePartitionsTest, ConcurrentMembersShareEveryRecordOnce) {
                     for (int64_t b = *from / 10 * 10; b < std::min(*from / 10 * 10 + 50, kRecords);
                          b += 10)
                         batches.push_back({b, b + 9});
-                    auto got = shares->acquire(k, member, batches, 20, group, now);
+                    UnsyncedWrites unsynced;
+                    auto got = shares->acquire(k, member, batches, 20, group, now, unsynced);
                     for (const auto& a : got) {
                         ASSERT_EQ(
                             shares->acknowledge(k, member,
                                                 std::vector<AcknowledgementBatch>{
                                                     {a.first_offset, a.last_offset, {kAccept}}},
-                                                group, now),
+                                                group, now, unsynced),
                             ErrorCode::none);
                         accepted += a.last_offset - a.first_offset + 1;
                         any = true;
