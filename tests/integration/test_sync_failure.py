@@ -186,6 +186,40 @@ class SyncFailureTest(unittest.TestCase):
         broker.stop()
         self.assertEqual(self.restart_and_read(broker, before + after, recovered=False), [])
 
+    def hold_syncs(self):
+        """From now until the returned file is removed, every fsync of the mount waits."""
+        hold = self.switch + ".hold"
+        open(hold, "w").close()
+        self.addCleanup(lambda: os.path.exists(hold) and os.unlink(hold))
+        return hold
+
+    def wait_until_held(self, what):
+        skiff_harness.wait_until(lambda: os.path.exists(self.switch + ".holding"), 20, what=what)
+
+    def read_from_start(self, broker, count):
+        """The first `count` values of the partition, read by a new consumer (10 s at most)."""
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
+                      "enable.auto.commit": False, "broker.address.family": "v4"})
+        try:
+            c.assign([TopicPartition(TOPIC, 0, 0)])
+            got = []
+            deadline = time.monotonic() + 10
+            while len(got) < count and time.monotonic() < deadline:
+                m = c.poll(0.5)
+                if m is not None and m.error() is None:
+                    got.append(m.value())
+            return got
+        finally:
+            c.close()
+
+    def assert_others_served(self, broker, durable_values):
+        """While a sync is held: another client of the (one) network thread gets its metadata,
+        and a consumer reads what is already durable."""
+        md = AdminClient({"bootstrap.servers": broker.bootstrap,
+                          "broker.address.family": "v4"}).list_topics(timeout=10)
+        self.assertEqual(len(md.topics[TOPIC].partitions), 1)
+        self.assertEqual(self.read_from_start(broker, len(durable_values)), durable_values)
+
     def test_a_sync_that_hangs_holds_up_only_the_produce_waiting_for_it(self):
         # One network thread, so every client shares it. A durable-mode produce waits for its
         # sync; the thread that serves its connection must not, or every other client of that
@@ -196,46 +230,23 @@ class SyncFailureTest(unittest.TestCase):
         acked, errors = self.produce(broker, [b"first"])
         self.assertEqual((acked, errors), ([b"first"], []))
 
-        hold = self.switch + ".hold"
-        open(hold, "w").close()
-        self.addCleanup(lambda: os.path.exists(hold) and os.unlink(hold))
+        hold = self.hold_syncs()
         p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 0,
                       "enable.idempotence": True, "broker.address.family": "v4"})
         delivered = []
         p.produce(TOPIC, value=b"held", on_delivery=lambda err, msg: delivered.append(
             err if err else msg.value()))
         p.poll(0)
-        skiff_harness.wait_until(lambda: os.path.exists(self.switch + ".holding"), 20,
-                                 what="the produce's sync to reach the disk")
+        self.wait_until_held("the produce's sync to reach the disk")
         p.poll(0.5)
         self.assertEqual(delivered, [], "acknowledged before its sync ended")
+        self.assert_others_served(broker, [b"first"])
+        self.assertEqual(delivered, [], "acknowledged before its sync ended")
 
-        # Another client on the same thread is answered meanwhile: its metadata, and the
-        # acknowledged message (a fetch of what is already durable).
-        md = AdminClient({"bootstrap.servers": broker.bootstrap,
-                          "broker.address.family": "v4"}).list_topics(timeout=10)
-        self.assertEqual(len(md.topics[TOPIC].partitions), 1)
-        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
-                      "enable.auto.commit": False, "broker.address.family": "v4"})
-        try:
-            c.assign([TopicPartition(TOPIC, 0, 0)])
-            got = None
-            deadline = time.monotonic() + 10
-            while got is None and time.monotonic() < deadline:
-                m = c.poll(0.5)
-                if m is not None and m.error() is None:
-                    got = (m.offset(), m.value())
-            self.assertEqual(got, (0, b"first"))
-            self.assertEqual(delivered, [], "acknowledged before its sync ended")
-
-            os.unlink(hold)
-            p.flush(30)
-            self.assertEqual(delivered, [b"held"])
-            m = c.poll(10)
-            self.assertIsNotNone(m)
-            self.assertEqual((m.offset(), m.value()), (1, b"held"))
-        finally:
-            c.close()
+        os.unlink(hold)
+        p.flush(30)
+        self.assertEqual(delivered, [b"held"])
+        self.assertEqual(self.read_from_start(broker, 2), [b"first", b"held"])
 
     def test_an_offset_commit_whose_sync_hangs_holds_up_only_that_commit(self):
         # Durable mode syncs an OffsetCommit before answering it. Until 2026-12-07 that sync ran
@@ -251,9 +262,7 @@ class SyncFailureTest(unittest.TestCase):
         self.addCleanup(committer.close)
         committer.commit(offsets=[TopicPartition(TOPIC, 0, 1)], asynchronous=False)
 
-        hold = self.switch + ".hold"
-        open(hold, "w").close()
-        self.addCleanup(lambda: os.path.exists(hold) and os.unlink(hold))
+        hold = self.hold_syncs()
         outcome = []
 
         def commit():
@@ -264,33 +273,16 @@ class SyncFailureTest(unittest.TestCase):
                 outcome.append(repr(e))
         t = threading.Thread(target=commit, daemon=True)
         t.start()
-        skiff_harness.wait_until(lambda: os.path.exists(self.switch + ".holding"), 20,
-                                 what="the commit's sync to reach the disk")
+        self.wait_until_held("the commit's sync to reach the disk")
         t.join(0.5)
         self.assertEqual(outcome, [], "the commit was answered before its sync ended")
-
-        # Another client on the same thread is answered meanwhile: its metadata, and a fetch.
-        md = AdminClient({"bootstrap.servers": broker.bootstrap,
-                          "broker.address.family": "v4"}).list_topics(timeout=10)
-        self.assertEqual(len(md.topics[TOPIC].partitions), 1)
-        reader = Consumer(dict(conf, **{"group.id": "reader"}))
-        try:
-            reader.assign([TopicPartition(TOPIC, 0, 0)])
-            got = []
-            deadline = time.monotonic() + 10
-            while len(got) < 2 and time.monotonic() < deadline:
-                m = reader.poll(0.5)
-                if m is not None and m.error() is None:
-                    got.append(m.value())
-            self.assertEqual(got, [b"first", b"second"])
-        finally:
-            reader.close()
+        self.assert_others_served(broker, [b"first", b"second"])
         self.assertEqual(outcome, [], "the commit was answered before its sync ended")
 
         os.unlink(hold)
         t.join(30)
         self.assertEqual(outcome, ["committed"])
-        check = Consumer(dict(conf, **{"group.id": "committer"}))
+        check = Consumer(conf)
         try:
             [tp] = check.committed([TopicPartition(TOPIC, 0)], timeout=10)
             self.assertEqual(tp.offset, 2)
