@@ -3,7 +3,6 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <utility>
 #include <vector>
@@ -186,9 +185,7 @@ void write_quotas(Exposition& out, const quotas::ClientQuotaManager& quotas) {
     // Kafka's per-client quota metrics (byte-rate, throttle-time), one series per rate being
     // measured: per resolved quota entity, so a quota on a user alone is one series for all of
     // that user's client ids (client_id ""), as Kafka tags its sensors.
-    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now().time_since_epoch())
-                               .count();
+    const int64_t now_ms = quotas::sensor_clock_ms();
     const std::pair<quotas::QuotaKind, const char*> kinds[] = {
         {quotas::QuotaKind::produce, "produce"}, {quotas::QuotaKind::fetch, "fetch"}};
     std::vector<quotas::SensorSample> sensors[2];

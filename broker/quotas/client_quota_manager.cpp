@@ -2,9 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <limits>
 
 namespace skiff::broker::quotas {
+
+int64_t sensor_clock_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
 namespace {
 
 const char* key_of(QuotaKind kind) {

@@ -30,6 +30,10 @@
 
 namespace skiff::broker::quotas {
 
+// The clock the sensors are read with (steady, in ms): the request path that records and
+// /metrics that reports must read the same one, or a rate would span the wrong windows.
+int64_t sensor_clock_ms();
+
 enum class QuotaKind { produce, fetch };
 
 struct QuotaWindow {
