@@ -204,8 +204,9 @@ void Broker::open_transactions() {
     txn::TxnCoordinatorHooks hooks;
     hooks.next_producer_id = [this] { return producer_ids_.next(); };
     hooks.transaction_version = [this] { return features_.transaction_version(); };
-    hooks.write_marker = [this](const storage::TopicPartition& tp, const txn::Marker& m) {
-        return txn::write_marker(*this, tp, m);
+    hooks.write_marker = [this](const storage::TopicPartition& tp, const txn::Marker& m,
+                                std::vector<storage::PendingSync>* unsynced) {
+        return txn::write_marker(*this, tp, m, unsynced);
     };
     auto coordinator = txn::TransactionCoordinator::open(*log, base, tc, std::move(hooks));
     if (!coordinator)

@@ -265,7 +265,8 @@ Expected<AppendResult, StorageError> PartitionLog::append(
     return AppendResult{base, last, log_start, false, false, append_time};
 }
 
-Expected<AppendResult, StorageError> PartitionLog::append_marker(const TxnMarker& marker) {
+Expected<AppendResult, StorageError> PartitionLog::append_marker(const TxnMarker& marker,
+                                                                 Durability durability) {
     std::lock_guard lock(append_mutex_);
     if (closed_)
         return unexpected(StorageError{StorageErrc::not_found, dir_.string() + " is closed"});
@@ -313,6 +314,8 @@ Expected<AppendResult, StorageError> PartitionLog::append_marker(const TxnMarker
     }
     if (!indexed)
         return unexpected(indexed.error());
+    if (durability == Durability::group_commit && durable_mode_)
+        return AppendResult{offset, offset, log_start, false, true};  // sync_appended's to do
     unflushed_messages_ += 1;
     if (unflushed_messages_ >= config_.flush_interval_messages)
         (void)flush_locked();

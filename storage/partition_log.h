@@ -74,10 +74,12 @@ struct AppendResult {
 
 // When an append reaches the disk.
 //  - flush_settings: as the log's flush settings say, on the appending thread (Kafka's
-//    flush.messages / flush.ms). Every internal writer (coordinators, markers) uses this.
+//    flush.messages / flush.ms). Internal writes that no request waits for use this.
 //  - group_commit: in durable mode (flush.messages=1) the append returns at once with
 //    sync_pending, and a GroupCommitter thread makes it durable together with the appends made
-//    meanwhile (storage/group_commit.h). In any other mode it is flush_settings.
+//    meanwhile (storage/group_commit.h). In any other mode it is flush_settings. Produce,
+//    offset commits, share-group state and the transaction coordinator's writes use this: the
+//    request that caused them is answered once they are synced.
 enum class Durability { flush_settings, group_commit };
 
 // Who appends: a client (Produce; every idempotence check, control batches refused) or the
@@ -160,8 +162,10 @@ class PartitionLog {
     // producer's -> transaction_coordinator_fenced. Closes the producer's open transaction in
     // this partition (if any); an abort appends a .txnindex entry {pid, first offset, marker
     // offset, LSO} to the active segment. A marker for a producer without an open transaction
-    // is appended and changes nothing else.
-    Expected<AppendResult, StorageError> append_marker(const TxnMarker& marker);
+    // is appended and changes nothing else. `durability` as for append (the transaction
+    // coordinator's markers use group_commit in durable mode).
+    Expected<AppendResult, StorageError> append_marker(
+        const TxnMarker& marker, Durability durability = Durability::flush_settings);
     // First offset of the oldest open transaction, else the high watermark.
     int64_t last_stable_offset() const;
     // offset in [log_start_offset, high_watermark]; offset == high_watermark -> empty result.
@@ -194,6 +198,8 @@ class PartitionLog {
     // the close or failure that ends the wait (with the error: the data may not be on disk).
     using SyncDone = std::function<void(const Expected<void, StorageError>&)>;
     void when_durable(int64_t end, SyncDone done);
+    // Everything below this offset is on disk (durable mode; it only grows).
+    int64_t durable_end() const { return durable_end_.load(); }
     // Makes everything appended so far durable (one fdatasync per .log touched since the last
     // sync, and the directory after a roll) and completes the waiters it covers. Called by a
     // GroupCommitter thread; one sync per log at a time, never under the append lock.

@@ -499,15 +499,19 @@ ErrorCode GroupCoordinator::txn_offset_commit(const TxnCommitParams& params,
 }
 
 ErrorCode GroupCoordinator::complete_transaction(int64_t producer_id, int16_t producer_epoch,
-                                                 int32_t coordinator_epoch, bool commit) {
-    auto done =
-        offsets_.complete_transaction(producer_id, producer_epoch, coordinator_epoch, commit);
+                                                 int32_t coordinator_epoch, bool commit,
+                                                 OffsetStore::Unsynced* unsynced) {
+    auto done = offsets_.complete_transaction(
+        producer_id, producer_epoch, coordinator_epoch, commit,
+        unsynced ? storage::Durability::group_commit : storage::Durability::flush_settings);
     if (!done) {
         spdlog::warn("{} marker of producer {} epoch {} on {} failed: {}",
                      commit ? "COMMIT" : "ABORT", producer_id, producer_epoch, kOffsetsTopic,
                      done.error().message);
         return to_error_code(done.error().code);
     }
+    if (unsynced)
+        *unsynced = *done;
     return ErrorCode::none;
 }
 

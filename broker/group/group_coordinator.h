@@ -160,8 +160,11 @@ class GroupCoordinator {
     // marker writer): appends the control batch, then applies (commit) or drops (abort) every
     // pending offset of this producer id, in every group. NONE, or the append's error
     // (INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED, KAFKA_STORAGE_ERROR, ...).
+    // `unsynced` (durable mode): the marker is appended unsynced and its sync handed back there
+    // (OffsetStore::complete_transaction); nullptr: flushed on this thread.
     protocol::ErrorCode complete_transaction(int64_t producer_id, int16_t producer_epoch,
-                                             int32_t coordinator_epoch, bool commit);
+                                             int32_t coordinator_epoch, bool commit,
+                                             OffsetStore::Unsynced* unsynced = nullptr);
     // Whether a transactional commit of `group` for `tp` awaits its marker (OffsetFetch with
     // require_stable answers UNSTABLE_OFFSET_COMMIT for it).
     bool has_pending(const std::string& group, const storage::TopicPartition& tp) const;

@@ -396,24 +396,25 @@ Expected<OffsetStore::Unsynced, storage::StorageError> OffsetStore::commit_trans
     return *appended;
 }
 
-Expected<void, storage::StorageError> OffsetStore::complete_transaction(int64_t producer_id,
-                                                                        int16_t producer_epoch,
-                                                                        int32_t coordinator_epoch,
-                                                                        bool commit) {
+Expected<OffsetStore::Unsynced, storage::StorageError> OffsetStore::complete_transaction(
+    int64_t producer_id, int16_t producer_epoch, int32_t coordinator_epoch, bool commit,
+    storage::Durability durability) {
     std::lock_guard lock(mutex_);
     storage::TxnMarker marker;
     marker.producer_id = producer_id;
     marker.producer_epoch = producer_epoch;
     marker.coordinator_epoch = coordinator_epoch;
     marker.commit = commit;
-    auto appended = log_->append_marker(marker);
+    auto appended = log_->append_marker(marker, durability);
     if (!appended)
         return unexpected(appended.error());
     bytes_since_snapshot_ += kMarkerBatchBytes;
     settle_locked(producer_id, commit);
     if (bytes_since_snapshot_ >= segment_bytes_ / 2)
         (void)snapshot_locked();
-    return {};
+    if (appended->sync_pending)
+        return Unsynced(storage::PendingSync{log_, appended->last_offset + 1});
+    return Unsynced();
 }
 
 void OffsetStore::stage(const std::string& group, GroupRecords records, bool erase_group) {

@@ -119,10 +119,12 @@ class OffsetStore {
                                                                    const GroupOffsets& offsets);
     // Appends the transaction marker to the log, then applies (commit) or drops (abort) every
     // pending offset of this producer. A producer without pending offsets still gets the marker.
-    Expected<void, storage::StorageError> complete_transaction(int64_t producer_id,
-                                                               int16_t producer_epoch,
-                                                               int32_t coordinator_epoch,
-                                                               bool commit);
+    // With Durability::group_commit in durable mode the marker comes back unsynced, as a plain
+    // commit does (its offsets are applied at once, one sync early); the transaction
+    // coordinator waits for it before it records the transaction complete.
+    Expected<Unsynced, storage::StorageError> complete_transaction(
+        int64_t producer_id, int16_t producer_epoch, int32_t coordinator_epoch, bool commit,
+        storage::Durability durability = storage::Durability::flush_settings);
     // Whether a transactional commit for (group, tp) waits for its transaction's marker.
     bool has_pending(const std::string& group, const storage::TopicPartition& tp) const;
     // Producer ids with pending offsets (for tests and tooling).

@@ -1,6 +1,7 @@
 #include "broker/broker.h"
 #include "broker/group/offset_store.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/txn_settle.h"
 #include "broker/security/authorize.h"
 
 namespace skiff::broker {
@@ -22,8 +23,12 @@ asio::awaitable<protocol::AddOffsetsToTxnResponse> handle_add_offsets_to_txn(
         resp.error_code = ErrorCode::group_authorization_failed;
         co_return resp;
     }
+    txn::Deferred deferred;
     resp.error_code = ctx.broker.transactions().add_partitions(
-        req.transactional_id, req.producer_id, req.producer_epoch, {{group::kOffsetsTopic, 0}});
+        req.transactional_id, req.producer_id, req.producer_epoch, {{group::kOffsetsTopic, 0}}, 0,
+        &deferred);
+    if (auto settled = co_await settle(ctx, deferred); resp.error_code == ErrorCode::none)
+        resp.error_code = settled;
     if (resp.error_code == ErrorCode::producer_fenced && ctx.header.api_version < 2)
         resp.error_code = ErrorCode::invalid_producer_epoch;
     co_return resp;

@@ -3,6 +3,7 @@
 
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/txn_settle.h"
 #include "broker/security/authorize.h"
 
 namespace skiff::broker {
@@ -16,9 +17,11 @@ namespace {
 // the transaction, TRANSACTION_ABORTABLE for one that is not, nothing added. It needs
 // CLUSTER_ACTION on the cluster (else a top-level CLUSTER_AUTHORIZATION_FAILED) and no per-topic
 // WRITE, as in Kafka. A transactional id named twice is INVALID_REQUEST (Kafka keys the batch by
-// it). v5 adds a transaction with transactions V2 when the feature is finalized at 2.
+// it). v5 adds a transaction with transactions V2 when the feature is finalized at 2. The adds'
+// syncs (durable mode) go to `deferred`.
 protocol::AddPartitionsToTxnResponse add_batched(RequestContext& ctx,
-                                                 const protocol::AddPartitionsToTxnRequest& req) {
+                                                 const protocol::AddPartitionsToTxnRequest& req,
+                                                 txn::Deferred& deferred) {
     protocol::AddPartitionsToTxnResponse resp;
     if (!authorized_on_cluster(ctx, AclOperation::cluster_action)) {
         resp.error_code = ErrorCode::cluster_authorization_failed;
@@ -54,7 +57,7 @@ protocol::AddPartitionsToTxnResponse add_batched(RequestContext& ctx,
         else if (!unknown)
             error = ctx.broker.transactions().add_partitions(txn.transactional_id, txn.producer_id,
                                                              txn.producer_epoch, partitions,
-                                                             client_version);
+                                                             client_version, &deferred);
         size_t i = 0;
         for (const auto& topic : txn.topics) {
             protocol::AddPartitionsToTxnTopicResult t;
@@ -88,8 +91,19 @@ protocol::AddPartitionsToTxnResponse add_batched(RequestContext& ctx,
 // nothing is added; otherwise the coordinator's one answer goes to every partition.
 asio::awaitable<protocol::AddPartitionsToTxnResponse> handle_add_partitions_to_txn(
     RequestContext& ctx, const protocol::AddPartitionsToTxnRequest& req) {
-    if (ctx.header.api_version >= 4)
-        co_return add_batched(ctx, req);
+    if (ctx.header.api_version >= 4) {
+        // Answered once every add is on disk (durable mode); if that failed, no partition of
+        // the batch is reported added.
+        txn::Deferred deferred;
+        auto resp = add_batched(ctx, req, deferred);
+        if (auto settled = co_await settle(ctx, deferred); settled != ErrorCode::none)
+            for (auto& txn : resp.results_by_transaction)
+                for (auto& t : txn.topic_results)
+                    for (auto& r : t.results_by_partition)
+                        if (r.partition_error_code == ErrorCode::none)
+                            r.partition_error_code = settled;
+        co_return resp;
+    }
     protocol::AddPartitionsToTxnResponse resp;
     // Authorization (docs/acls.md): WRITE on the transactional id, else every partition is
     // TRANSACTIONAL_ID_AUTHORIZATION_FAILED; WRITE on each topic, else its partitions are
@@ -112,9 +126,14 @@ asio::awaitable<protocol::AddPartitionsToTxnResponse> handle_add_partitions_to_t
     }
     ErrorCode error = ErrorCode::none;
     if (!unknown) {
+        // In durable mode answered once the add is on disk: the client then writes data to
+        // these partitions, which the coordinator must know of after a power cut.
+        txn::Deferred deferred;
         error = ctx.broker.transactions().add_partitions(
             req.v3_and_below_transactional_id, req.v3_and_below_producer_id,
-            req.v3_and_below_producer_epoch, partitions);
+            req.v3_and_below_producer_epoch, partitions, 0, &deferred);
+        if (auto settled = co_await settle(ctx, deferred); error == ErrorCode::none)
+            error = settled;
         if (error == ErrorCode::producer_fenced && ctx.header.api_version < 2)
             error = ErrorCode::invalid_producer_epoch;
     }

@@ -49,4 +49,14 @@ asio::awaitable<std::vector<std::optional<storage::StorageError>>> wait_until_du
     co_return std::move(wait->errors);
 }
 
+asio::awaitable<std::optional<storage::StorageError>> wait_until_all_durable(
+    storage::GroupCommitter& committer, std::span<const PendingSync> pending) {
+    if (pending.empty())
+        co_return std::nullopt;
+    for (auto& e : co_await wait_until_durable(committer, pending))
+        if (e)
+            co_return std::move(e);
+    co_return std::nullopt;
+}
+
 }  // namespace skiff::broker

@@ -21,4 +21,9 @@ using storage::PendingSync;
 asio::awaitable<std::vector<std::optional<storage::StorageError>>> wait_until_durable(
     storage::GroupCommitter& committer, std::span<const PendingSync> pending);
 
+// The same for appends answered as one (a commit, a transaction's records): empty when every
+// one is durable, else the first error.
+asio::awaitable<std::optional<storage::StorageError>> wait_until_all_durable(
+    storage::GroupCommitter& committer, std::span<const PendingSync> pending);
+
 }  // namespace skiff::broker

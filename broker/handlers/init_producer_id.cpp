@@ -1,5 +1,6 @@
 #include "broker/broker.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/txn_settle.h"
 #include "broker/security/authorize.h"
 
 namespace skiff::broker {
@@ -37,8 +38,14 @@ asio::awaitable<protocol::InitProducerIdResponse> handle_init_producer_id(
         co_return resp;
     }
     if (req.transactional_id.has_value()) {
+        // In durable mode answered once the new epoch is on disk: a power cut must not hand the
+        // same epoch to a second incarnation. Fencing an open transaction aborts it here too.
+        txn::Deferred deferred;
         auto r = ctx.broker.transactions().init_producer_id(
-            *req.transactional_id, req.transaction_timeout_ms, req.producer_id, req.producer_epoch);
+            *req.transactional_id, req.transaction_timeout_ms, req.producer_id, req.producer_epoch,
+            &deferred);
+        if (auto settled = co_await settle(ctx, deferred); r.error == ErrorCode::none)
+            r.error = settled;
         // PRODUCER_FENCED exists from v4 on; older clients know INVALID_PRODUCER_EPOCH.
         if (r.error == ErrorCode::producer_fenced && ctx.header.api_version < 4)
             r.error = ErrorCode::invalid_producer_epoch;

@@ -82,10 +82,9 @@ asio::awaitable<protocol::OffsetCommitResponse> handle_offset_commit(
         failure = committed.error();
     } else if (*committed) {
         // Durable mode: answered once the commit is on disk, without holding this thread.
-        auto synced =
-            co_await wait_until_durable(broker.logs().group_commit(), std::span(&**committed, 1));
-        if (synced[0])
-            failure = synced[0]->message;
+        if (auto failed = co_await wait_until_all_durable(broker.logs().group_commit(),
+                                                          std::span(&**committed, 1)))
+            failure = failed->message;
     }
     if (!failure.empty()) {
         LogThrottle::global().log(spdlog::level::err, "offset-commit:failed",

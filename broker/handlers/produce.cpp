@@ -42,10 +42,16 @@ struct AppendOutcome {
     // Durable mode: appended, to be acknowledged once on disk (PendingSync::end).
     storage::PartitionLog* pending_log = nullptr;
     int64_t durable_end = -1;
+    // Durable mode: not appended yet, because the transaction coordinator's write it relies on
+    // (the add of this partition to the transaction) is not on disk; appended once it is.
+    std::vector<PendingSync> txn_syncs;
 };
 
 AppendOutcome fail(ErrorCode e, std::string message) {
-    return {e, std::move(message), -1, -1, -1, {}};
+    AppendOutcome outcome;
+    outcome.error = e;
+    outcome.message = std::move(message);
+    return outcome;
 }
 
 // Whether the topic's cleanup.policy (its override, else log.cleanup.policy) includes compact.
@@ -357,16 +363,21 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
     const bool implicit_add =
         txn::client_transaction_version(broker.features().transaction_version(),
                                         ctx.header.api_version >= 12) >= 2;
+    // Durable mode: the coordinator's writes the verdicts rely on, while not on disk. No batch
+    // goes to the log before them, or a power cut could leave transactional data that the
+    // coordinator does not know of: an open transaction nobody would ever end.
+    txn::Deferred deferred;
     for (const auto& s : summaries) {
         if (!s.transactional)
             continue;
         // Verified first: in the steady state the partition is in the transaction already and
         // nothing is written or allocated.
         ErrorCode verdict = broker.transactions().verify_partition(
-            *transactional_id, s.producer_id, s.producer_epoch, {topic, partition});
+            *transactional_id, s.producer_id, s.producer_epoch, {topic, partition}, &deferred);
         if (verdict == ErrorCode::invalid_txn_state && implicit_add) {
-            verdict = broker.transactions().add_partitions(
-                *transactional_id, s.producer_id, s.producer_epoch, {{topic, partition}}, 2);
+            verdict = broker.transactions().add_partitions(*transactional_id, s.producer_id,
+                                                           s.producer_epoch, {{topic, partition}},
+                                                           2, &deferred);
             // As Kafka maps the coordinator's answers for produce: a fenced producer sees
             // INVALID_PRODUCER_EPOCH, a commit or abort in progress the retriable
             // NOT_ENOUGH_REPLICAS.
@@ -380,6 +391,11 @@ AppendOutcome append_partition(RequestContext& ctx, const std::string& topic, in
         if (verdict != ErrorCode::none)
             return fail(verdict, "partition " + topic + "-" + std::to_string(partition) +
                                      " is not in an ongoing transaction of this producer");
+    }
+    if (!deferred.syncs.empty()) {
+        AppendOutcome later = fail(ErrorCode::none, {});
+        later.txn_syncs = std::move(deferred.syncs);
+        return later;
     }
 
     // compression.type other than producer: batches in another codec are rebuilt in the topic's
@@ -488,6 +504,44 @@ asio::awaitable<void> acknowledge_when_durable(
     }
 }
 
+// A partition whose append waits for the transaction coordinator's sync (AppendOutcome::txn_syncs).
+struct WaitingAppend {
+    size_t topic_at;
+    size_t partition_at;
+    std::string topic;
+    const protocol::PartitionProduceData* data;
+    AppendOutcome outcome;  // the syncs it waits for, then the append's outcome
+};
+
+// Appends the partitions that waited for the coordinator's sync, once it is done. Another write
+// of the transaction may have come meanwhile (a pipelined produce adding another partition): a
+// partition waits again then, a few times at most before it is answered NOT_ENOUGH_REPLICAS,
+// which clients retry.
+asio::awaitable<void> append_after_txn_sync(RequestContext& ctx,
+                                            const std::optional<std::string>& transactional_id,
+                                            std::vector<WaitingAppend>& waiting) {
+    auto& committer = ctx.broker.logs().group_commit();
+    for (int round = 0; round < 3; ++round) {
+        std::vector<PendingSync> syncs;
+        for (const auto& w : waiting)
+            syncs.insert(syncs.end(), w.outcome.txn_syncs.begin(), w.outcome.txn_syncs.end());
+        if (syncs.empty())
+            co_return;
+        auto failed = co_await wait_until_all_durable(committer, syncs);
+        for (auto& w : waiting)
+            if (!w.outcome.txn_syncs.empty())
+                w.outcome = failed
+                                ? fail(ErrorCode::not_enough_replicas,
+                                       "the transaction state was not synced: " + failed->message)
+                                : append_partition(ctx, w.topic, w.data->index, w.data->records,
+                                                   transactional_id);
+    }
+    for (auto& w : waiting)
+        if (!w.outcome.txn_syncs.empty())
+            w.outcome = fail(ErrorCode::not_enough_replicas,
+                             "the transaction state is still being written");
+}
+
 }  // namespace
 
 void add_leader_hints(const RequestContext& ctx, protocol::ProduceResponse& resp) {
@@ -519,6 +573,24 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
     std::vector<PendingSync> pending;  // durable mode's appends, answered once on disk
     std::vector<std::pair<size_t, size_t>> pending_at;
     std::vector<std::string> pending_keys;
+    std::vector<WaitingAppend> waiting;  // durable mode: after the transaction coordinator's sync
+    // Fills a partition's answer (`r`, at `at` in the response), and notes a durable-mode append
+    // to be acknowledged once on disk.
+    const auto answer = [&](AppendOutcome& outcome, const std::string& topic,
+                            protocol::PartitionProduceResponse& r, std::pair<size_t, size_t> at) {
+        r.error_code = outcome.error;
+        r.base_offset = outcome.base_offset;
+        r.log_append_time_ms = outcome.log_append_time;  // -1 for CreateTime topics
+        r.log_start_offset = outcome.log_start_offset;
+        r.record_errors = std::move(outcome.record_errors);
+        if (outcome.error != ErrorCode::none)
+            r.error_message = std::move(outcome.message);
+        if (outcome.pending_log) {
+            pending.push_back({outcome.pending_log, outcome.durable_end});
+            pending_at.push_back(at);
+            pending_keys.push_back(PartitionWaiters::key(topic, r.index));
+        }
+    };
     // Authorization (with an authorizer: docs/acls.md): a transactional producer needs WRITE on
     // its transactional id, else every partition is TRANSACTIONAL_ID_AUTHORIZATION_FAILED; each
     // topic needs WRITE, else TOPIC_AUTHORIZATION_FAILED (KafkaApis.handleProduceRequest).
@@ -551,23 +623,22 @@ asio::awaitable<protocol::ProduceResponse> handle_produce(RequestContext& ctx,
                 : !topic_allowed
                     ? fail(ErrorCode::topic_authorization_failed, "Topic authorization failed.")
                     : append_partition(ctx, *name, p.index, p.records, req.transactional_id);
-            protocol::PartitionProduceResponse r;
+            const std::pair at{resp.responses.size(), t.partition_responses.size()};
+            protocol::PartitionProduceResponse& r = t.partition_responses.emplace_back();
             r.index = p.index;
-            r.error_code = outcome.error;
-            r.base_offset = outcome.base_offset;
-            r.log_append_time_ms = outcome.log_append_time;  // -1 for CreateTime topics
-            r.log_start_offset = outcome.log_start_offset;
-            r.record_errors = std::move(outcome.record_errors);
-            if (outcome.error != ErrorCode::none)
-                r.error_message = std::move(outcome.message);
-            if (outcome.pending_log) {
-                pending.push_back({outcome.pending_log, outcome.durable_end});
-                pending_at.emplace_back(resp.responses.size(), t.partition_responses.size());
-                pending_keys.push_back(PartitionWaiters::key(*name, p.index));
-            }
-            t.partition_responses.push_back(std::move(r));
+            if (!outcome.txn_syncs.empty())  // answered below
+                waiting.push_back({at.first, at.second, *name, &p, std::move(outcome)});
+            else
+                answer(outcome, *name, r, at);
         }
         resp.responses.push_back(std::move(t));
+    }
+    if (!waiting.empty()) {
+        co_await append_after_txn_sync(ctx, req.transactional_id, waiting);
+        for (auto& w : waiting)
+            answer(w.outcome, w.topic,
+                   resp.responses[w.topic_at].partition_responses[w.partition_at],
+                   {w.topic_at, w.partition_at});
     }
     if (!pending.empty()) {
         std::vector<protocol::PartitionProduceResponse*> answers;

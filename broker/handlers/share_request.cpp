@@ -80,14 +80,10 @@ ErrorCode apply_acknowledgements(share::SharePartitionManager& partitions,
 }
 
 asio::awaitable<bool> await_synced(RequestContext& ctx, const share::UnsyncedWrites& unsynced) {
-    if (unsynced.empty())
-        co_return true;
-    auto errors = co_await wait_until_durable(ctx.broker.logs().group_commit(), unsynced);
-    for (const auto& e : errors)
-        if (e) {
-            spdlog::error("a share group state write was not synced: {}", e->message);
-            co_return false;
-        }
+    if (auto failed = co_await wait_until_all_durable(ctx.broker.logs().group_commit(), unsynced)) {
+        spdlog::error("a share group state write was not synced: {}", failed->message);
+        co_return false;
+    }
     co_return true;
 }
 

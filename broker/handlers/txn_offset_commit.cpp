@@ -4,6 +4,7 @@
 #include "broker/group/group_coordinator.h"
 #include "broker/handlers/group_commit_wait.h"
 #include "broker/handlers/handlers.h"
+#include "broker/handlers/txn_settle.h"
 #include "broker/security/authorize.h"
 #include "storage/log_config.h"
 
@@ -76,20 +77,27 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     // partition to the transaction, as Kafka's group coordinator does through
     // AddPartitionsToTxn; PRODUCER_FENCED reaches the client as INVALID_PRODUCER_EPOCH, as
     // Kafka's verification answers it.
+    // In durable mode the offsets are appended only once the write that added their partition
+    // is on disk: after a power cut no transactional offsets may wait for a transaction the
+    // coordinator does not know.
     ErrorCode error = ErrorCode::none;
+    txn::Deferred deferred;
     if (txn::client_transaction_version(broker.features().transaction_version(),
                                         ctx.header.api_version >= 5) >= 2) {
         error = broker.transactions().add_partitions(req.transactional_id, req.producer_id,
                                                      req.producer_epoch,
-                                                     {{group::kOffsetsTopic, 0}}, 2);
+                                                     {{group::kOffsetsTopic, 0}}, 2, &deferred);
         if (error == ErrorCode::producer_fenced)
             error = ErrorCode::invalid_producer_epoch;
         if (error == ErrorCode::concurrent_transactions)
             error = ErrorCode::coordinator_load_in_progress;  // retriable, as below
     }
     if (error == ErrorCode::none)
-        error = broker.transactions().verify_partition(
-            req.transactional_id, req.producer_id, req.producer_epoch, {group::kOffsetsTopic, 0});
+        error = broker.transactions().verify_partition(req.transactional_id, req.producer_id,
+                                                       req.producer_epoch,
+                                                       {group::kOffsetsTopic, 0}, &deferred);
+    if (auto settled = co_await settle(ctx, deferred); error == ErrorCode::none)
+        error = settled;
     if (error == ErrorCode::not_enough_replicas)  // its commit or abort is being completed
         error = ErrorCode::coordinator_load_in_progress;
     // Not added by AddOffsetsToTxn: v4+ clients know TRANSACTION_ABORTABLE (KIP-890), older
@@ -102,9 +110,7 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
     if (error == ErrorCode::none && unsynced) {
         // Durable mode: answered once the offsets are on disk, or a power cut could lose them
         // while the producer goes on to commit its transaction without them.
-        auto synced =
-            co_await wait_until_durable(broker.logs().group_commit(), std::span(&*unsynced, 1));
-        if (synced[0])
+        if (co_await wait_until_all_durable(broker.logs().group_commit(), std::span(&*unsynced, 1)))
             error = ErrorCode::coordinator_not_available;
     }
     // v0-1 clients do not know COORDINATOR_LOAD_IN_PROGRESS (Kafka rewrites it the same way).

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "protocol/error_code.h"
+#include "storage/group_commit.h"
 #include "storage/topic_partition.h"
 
 namespace skiff::broker {
@@ -24,7 +26,10 @@ struct Marker {
 // Writes `m` to `tp`: NONE or the error. Partition logs get a control batch
 // (PartitionLog::append_marker); `__consumer_offsets` partition 0 goes to the group coordinator,
 // which applies or drops the producer's pending transactional offsets.
-protocol::ErrorCode write_marker(Broker& broker, const storage::TopicPartition& tp,
-                                 const Marker& m);
+// `unsynced` null: the marker is flushed as the partition's flush settings say, on this thread.
+// Otherwise (durable mode) it is appended unsynced and its sync added there; whoever completes
+// the transaction waits for it, and wakes the partition's read_committed fetches then.
+protocol::ErrorCode write_marker(Broker& broker, const storage::TopicPartition& tp, const Marker& m,
+                                 std::vector<storage::PendingSync>* unsynced = nullptr);
 
 }  // namespace skiff::broker::txn

@@ -188,10 +188,11 @@ Expected<void, std::string> TransactionCoordinator::replay() {
     return replay_internal_log(*log_, topic, visit);
 }
 
-Expected<void, std::string> TransactionCoordinator::append_records_locked(
-    const std::vector<std::pair<std::string, const TxnMetadata*>>& records) {
+Expected<int64_t, std::string> TransactionCoordinator::append_records_locked(
+    const std::vector<std::pair<std::string, const TxnMetadata*>>& records,
+    storage::Durability durability) {
     if (records.empty())
-        return {};
+        return -1;
     const int64_t now = now_ms();
     const int16_t value_version = log_value_version();
     std::vector<std::byte> batches;
@@ -213,23 +214,47 @@ Expected<void, std::string> TransactionCoordinator::append_records_locked(
     auto summaries = protocol::validate_batches(batches);
     if (!summaries)
         return unexpected("building a transaction log batch: " + summaries.error().message);
-    auto appended = log_->append(batches, *summaries);
+    auto appended = log_->append(batches, *summaries, storage::AppendOrigin::client, durability);
     if (!appended)
         return unexpected("appending to " + std::string(kTransactionStateTopic) + ": " +
                           appended.error().message);
     bytes_since_snapshot_ += static_cast<int64_t>(batches.size());
-    return {};
+    return appended->sync_pending ? appended->last_offset + 1 : int64_t{-1};
 }
 
-ErrorCode TransactionCoordinator::append_locked(const std::string& id,
-                                                const TxnMetadata* metadata) {
-    if (auto appended = append_records_locked({{id, metadata}}); !appended) {
+ErrorCode TransactionCoordinator::write_locked(const std::string& id, Entry& entry,
+                                               TxnMetadata next, Deferred* deferred) {
+    auto appended =
+        append_records_locked({{id, &next}}, deferred ? storage::Durability::group_commit
+                                                      : storage::Durability::flush_settings);
+    if (!appended) {
         // Kafka maps storage failures of its log to retriable coordinator errors.
         spdlog::error("transactional id '{}': {}", id, appended.error());
         return ErrorCode::coordinator_not_available;
     }
+    entry.metadata = std::move(next);
+    entry.written_end = *appended;
+    if (*appended >= 0)
+        wait_for_locked(*appended, *deferred);
+    // A snapshot flushes on this thread even in durable mode: it is written once per half
+    // segment of records, and retention must never pass it before it is on disk.
     maybe_snapshot_locked();
     return ErrorCode::none;
+}
+
+void TransactionCoordinator::add_unsynced_locked(const Entry& entry, Deferred* deferred) const {
+    if (deferred && entry.written_end >= 0 && log_->durable_end() < entry.written_end)
+        wait_for_locked(entry.written_end, *deferred);
+}
+
+void TransactionCoordinator::wait_for_locked(int64_t end, Deferred& deferred) const {
+    // One wait per log: a sync below `end` covers an earlier write of the same request.
+    for (auto& sync : deferred.syncs)
+        if (sync.log == log_) {
+            sync.end = std::max(sync.end, end);
+            return;
+        }
+    deferred.syncs.push_back({log_, end});
 }
 
 void TransactionCoordinator::maybe_snapshot_locked() {
@@ -244,7 +269,7 @@ Expected<void, std::string> TransactionCoordinator::snapshot_locked() {
         records.emplace_back(id, &entry.metadata);
     const int64_t before = bytes_since_snapshot_;
     if (auto appended = append_records_locked(records); !appended)
-        return appended;
+        return unexpected(appended.error());
     const int64_t snapshot_bytes = bytes_since_snapshot_ - before;
     bytes_since_snapshot_ = 0;
     ++snapshots_written_;
@@ -259,8 +284,8 @@ int16_t TransactionCoordinator::log_value_version() const {
 }
 
 ErrorCode TransactionCoordinator::prepare_locked(const std::string& id, Entry& entry, bool commit,
-                                                 int16_t epoch, Completion& out, bool v2_bump,
-                                                 int64_t next_producer_id) {
+                                                 int16_t epoch, Completion& out, Deferred* deferred,
+                                                 bool v2_bump, int64_t next_producer_id) {
     TxnMetadata next = entry.metadata;
     next.state = commit ? TxnState::prepare_commit : TxnState::prepare_abort;
     if (v2_bump) {
@@ -273,9 +298,8 @@ ErrorCode TransactionCoordinator::prepare_locked(const std::string& id, Entry& e
     next.next_producer_id = next_producer_id;
     next.producer_epoch = epoch;
     next.last_update_timestamp_ms = now_ms();
-    if (auto e = append_locked(id, &next); e != ErrorCode::none)
+    if (auto e = write_locked(id, entry, std::move(next), deferred); e != ErrorCode::none)
         return e;
-    entry.metadata = std::move(next);
     entry.pending = true;
     const auto& m = entry.metadata;
     out = Completion{id,
@@ -284,18 +308,35 @@ ErrorCode TransactionCoordinator::prepare_locked(const std::string& id, Entry& e
     return ErrorCode::none;
 }
 
-void TransactionCoordinator::complete(const Completion& c) {
+std::vector<storage::TopicPartition> TransactionCoordinator::write_each_marker(
+    const Completion& c, std::vector<MarkerWrite>* written) {
     std::vector<storage::TopicPartition> unfinished;
+    std::vector<storage::PendingSync> unsynced;
     for (const auto& tp : c.partitions) {
-        const ErrorCode e =
-            hooks_.write_marker ? hooks_.write_marker(tp, c.marker) : ErrorCode::none;
+        unsynced.clear();
+        const ErrorCode e = hooks_.write_marker
+                                ? hooks_.write_marker(tp, c.marker, written ? &unsynced : nullptr)
+                                : ErrorCode::none;
         if (!marker_finished(e)) {
             spdlog::warn("transactional id '{}': {} marker for {}-{} failed ({}), retried later",
                          c.transactional_id, c.marker.commit ? "COMMIT" : "ABORT", tp.topic,
                          tp.partition, protocol::error_name(e));
             unfinished.push_back(tp);
         }
+        for (const auto& sync : unsynced)
+            written->push_back({tp, sync});
     }
+    return unfinished;
+}
+
+std::vector<storage::TopicPartition> TransactionCoordinator::write_markers(
+    const Completion& c, std::vector<MarkerWrite>& written) {
+    return write_each_marker(c, &written);
+}
+
+void TransactionCoordinator::finish(const Completion& c,
+                                    const std::vector<storage::TopicPartition>& unfinished,
+                                    Deferred* deferred) {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(c.transactional_id);
     if (it == entries_.end())
@@ -326,14 +367,33 @@ void TransactionCoordinator::complete(const Completion& c) {
     }
     next.next_producer_id = -1;
     next.last_update_timestamp_ms = now_ms();
-    if (append_locked(c.transactional_id, &next) == ErrorCode::none)
-        m = std::move(next);
+    (void)write_locked(c.transactional_id, entry, std::move(next), deferred);
+}
+
+void TransactionCoordinator::abandon(const Completion& c) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(c.transactional_id);
+    if (it != entries_.end() && it->second.metadata.producer_id == c.marker.producer_id &&
+        it->second.metadata.producer_epoch == c.marker.producer_epoch)
+        it->second.pending = false;
+}
+
+void TransactionCoordinator::complete(const Completion& c) {
+    finish(c, write_each_marker(c, nullptr), nullptr);
+}
+
+void TransactionCoordinator::complete_or_defer(Completion c, Deferred* deferred) {
+    if (deferred)
+        deferred->completion = std::move(c);
+    else
+        complete(c);
 }
 
 InitProducerIdResult TransactionCoordinator::init_producer_id(const std::string& id,
                                                               int32_t timeout_ms,
                                                               int64_t expected_pid,
-                                                              int16_t expected_epoch) {
+                                                              int16_t expected_epoch,
+                                                              Deferred* deferred) {
     if (id.empty())
         return {ErrorCode::invalid_request};
     if ((expected_pid == -1) != (expected_epoch == -1))
@@ -366,7 +426,8 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(const std::string&
             // A new incarnation while the old one has a transaction open: fence the old one
             // (bumped epoch) and abort its transaction; the client retries and gets the epoch
             // after the abort completes.
-            if (auto e = prepare_locked(id, entry, false, bumped(m.producer_epoch), fence);
+            if (auto e =
+                    prepare_locked(id, entry, false, bumped(m.producer_epoch), fence, deferred);
                 e != ErrorCode::none)
                 return {e};
         } else {
@@ -396,21 +457,27 @@ InitProducerIdResult TransactionCoordinator::init_producer_id(const std::string&
             next.start_timestamp_ms = -1;
             next.timeout_ms = timeout_ms;
             next.last_update_timestamp_ms = now_ms();
-            if (auto e = append_locked(id, &next); e != ErrorCode::none)
+            const InitProducerIdResult answer{ErrorCode::none, next.producer_id,
+                                              next.producer_epoch};
+            // In the map before the write, so that a snapshot the write triggers includes it.
+            Entry& stored = is_new ? entries_.emplace(id, std::move(created)).first->second : entry;
+            if (auto e = write_locked(id, stored, std::move(next), deferred);
+                e != ErrorCode::none) {
+                if (is_new)
+                    entries_.erase(id);
                 return {e};
-            entry.metadata = next;
-            if (is_new)
-                entries_.emplace(id, std::move(created));
-            return {ErrorCode::none, next.producer_id, next.producer_epoch};
+            }
+            return answer;
         }
     }
-    complete(fence);
+    complete_or_defer(std::move(fence), deferred);
     return {ErrorCode::concurrent_transactions};
 }
 
 ErrorCode TransactionCoordinator::add_partitions(
     const std::string& id, int64_t producer_id, int16_t producer_epoch,
-    const std::vector<storage::TopicPartition>& partitions, int16_t client_transaction_version) {
+    const std::vector<storage::TopicPartition>& partitions, int16_t client_transaction_version,
+    Deferred* deferred) {
     if (id.empty())
         return ErrorCode::invalid_request;
     std::lock_guard lock(mutex_);
@@ -431,8 +498,10 @@ ErrorCode TransactionCoordinator::add_partitions(
         return ErrorCode::invalid_txn_state;
     if (m.state == TxnState::ongoing &&
         std::all_of(partitions.begin(), partitions.end(),
-                    [&](const auto& tp) { return m.partitions.count(tp) > 0; }))
+                    [&](const auto& tp) { return m.partitions.count(tp) > 0; })) {
+        add_unsynced_locked(entry, deferred);  // a retry answered before its add is on disk
         return ErrorCode::none;
+    }
     TxnMetadata next = m;
     const int64_t now = now_ms();
     if (is_idle(m.state))
@@ -441,15 +510,13 @@ ErrorCode TransactionCoordinator::add_partitions(
     next.partitions.insert(partitions.begin(), partitions.end());
     next.last_update_timestamp_ms = now;
     next.client_transaction_version = client_transaction_version;
-    if (auto e = append_locked(id, &next); e != ErrorCode::none)
-        return e;
-    entry.metadata = std::move(next);
-    return ErrorCode::none;
+    return write_locked(id, entry, std::move(next), deferred);
 }
 
 EndTxnResult TransactionCoordinator::end_transaction(const std::string& id, int64_t producer_id,
                                                      int16_t producer_epoch, bool commit,
-                                                     int16_t client_transaction_version) {
+                                                     int16_t client_transaction_version,
+                                                     Deferred* deferred) {
     if (id.empty())
         return {ErrorCode::invalid_request};
     Completion c;
@@ -493,7 +560,7 @@ EndTxnResult TransactionCoordinator::end_transaction(const std::string& id, int6
                         return {ErrorCode::coordinator_not_available};
                 }
                 const int16_t epoch = bump ? bumped(m.producer_epoch) : m.producer_epoch;
-                if (auto e = prepare_locked(id, entry, commit, epoch, c, bump, next_pid);
+                if (auto e = prepare_locked(id, entry, commit, epoch, c, deferred, bump, next_pid);
                     e != ErrorCode::none)
                     return {e};
                 answer = next_pid != -1 ? EndTxnResult{ErrorCode::none, next_pid, 0}
@@ -505,14 +572,16 @@ EndTxnResult TransactionCoordinator::end_transaction(const std::string& id, int6
             case TxnState::prepare_abort:
                 return {commit ? ErrorCode::invalid_txn_state : ErrorCode::concurrent_transactions};
             case TxnState::complete_commit:
-                return commit ? current : EndTxnResult{ErrorCode::invalid_txn_state};
             case TxnState::complete_abort:
-                return commit ? EndTxnResult{ErrorCode::invalid_txn_state} : current;
+                if (commit != (m.state == TxnState::complete_commit))
+                    return {ErrorCode::invalid_txn_state};
+                add_unsynced_locked(entry, deferred);  // a retry: answered once it is on disk
+                return current;
             default:
                 return {ErrorCode::invalid_txn_state};
         }
     }
-    complete(c);
+    complete_or_defer(std::move(c), deferred);
     return answer;
 }
 
@@ -542,7 +611,8 @@ ErrorCode TransactionCoordinator::verify_partitions(
 
 ErrorCode TransactionCoordinator::verify_partition(std::string_view id, int64_t producer_id,
                                                    int16_t producer_epoch,
-                                                   const storage::TopicPartition& tp) const {
+                                                   const storage::TopicPartition& tp,
+                                                   Deferred* deferred) const {
     std::lock_guard lock(mutex_);
     auto it = entries_.find(id);
     if (it == entries_.end())
@@ -555,8 +625,10 @@ ErrorCode TransactionCoordinator::verify_partition(std::string_view id, int64_t 
         return ErrorCode::invalid_producer_epoch;
     if (entry.pending || is_prepare(m.state))
         return ErrorCode::not_enough_replicas;
-    if (m.state == TxnState::ongoing && m.partitions.count(tp) > 0)
+    if (m.state == TxnState::ongoing && m.partitions.count(tp) > 0) {
+        add_unsynced_locked(entry, deferred);
         return ErrorCode::none;
+    }
     return ErrorCode::invalid_txn_state;
 }
 
@@ -572,7 +644,7 @@ size_t TransactionCoordinator::abort_timed_out() {
             const TxnMetadata& m = entry.metadata;
             if (m.state == TxnState::ongoing && m.start_timestamp_ms + m.timeout_ms < now) {
                 Completion c;
-                if (prepare_locked(id, entry, false, bumped(m.producer_epoch), c) !=
+                if (prepare_locked(id, entry, false, bumped(m.producer_epoch), c, nullptr) !=
                     ErrorCode::none)
                     continue;
                 spdlog::info(

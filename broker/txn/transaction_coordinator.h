@@ -18,6 +18,16 @@
 // Prepare state at start (a crash between Prepare and Complete) is completed by open(); one whose
 // markers failed with a retriable error is completed again by abort_timed_out().
 //
+// Durable mode (flush.messages=1): a request handler passes a Deferred. Its transitions are then
+// appended with Durability::group_commit and the handler answers once they are synced
+// (handlers/txn_settle.h), so no network thread waits for the disk and concurrent transactions
+// share syncs. The order of the writes on disk is kept where a power cut could otherwise leave
+// a state that cannot be completed: Prepare before the markers, the markers before Complete, and
+// an id's transition before any produce that relies on it (verify_partition hands that sync to
+// the produce, which appends its data only after it). Without a Deferred (start-up, the
+// maintenance thread, tests) every write is flushed on the calling thread as the log's flush
+// settings say, and a completion runs to its end there.
+//
 // Coordinator epoch: 0 (Kafka uses the leader epoch of the __transaction_state partition, which
 // never changes on one broker).
 //
@@ -54,7 +64,11 @@ struct TxnCoordinatorConfig {
 // Everything the coordinator needs from outside, injectable for tests.
 struct TxnCoordinatorHooks {
     std::function<int64_t()> next_producer_id;  // a fresh producer id, -1 on failure
-    std::function<protocol::ErrorCode(const storage::TopicPartition&, const Marker&)> write_marker;
+    // marker_writer.h's write_marker: with a vector, the marker is left unsynced and its sync
+    // added there.
+    std::function<protocol::ErrorCode(const storage::TopicPartition&, const Marker&,
+                                      std::vector<storage::PendingSync>*)>
+        write_marker;
     std::function<int64_t()> clock_ms;  // empty: the wall clock
     // The finalized transaction.version (finalized_features.h); empty: 0. Decides the version
     // of the values written to __transaction_state.
@@ -81,6 +95,25 @@ struct InitProducerIdResult {
     int16_t producer_epoch = -1;
 };
 
+// A commit or abort whose Prepare record is written and whose markers are due.
+struct Completion {
+    std::string transactional_id;
+    Marker marker;
+    std::vector<storage::TopicPartition> partitions;
+};
+
+// What a transition leaves its request handler to finish before answering (durable mode).
+struct Deferred {
+    std::vector<storage::PendingSync> syncs;  // this id's records not yet on disk
+    std::optional<Completion> completion;     // markers due once `syncs` are durable
+};
+
+// One marker appended unsynced (durable mode), and the partition it went to.
+struct MarkerWrite {
+    storage::TopicPartition tp;
+    storage::PendingSync sync;
+};
+
 class TransactionCoordinator {
   public:
     static constexpr int32_t kCoordinatorEpoch = 0;
@@ -100,17 +133,22 @@ class TransactionCoordinator {
     // InitProducerId with a non-null transactional id. expected_producer_id / epoch: -1 for
     // "no expectation" (v0-2, or a new producer). Errors as Kafka's coordinator returns them
     // (PRODUCER_FENCED included; the handler maps it for old versions).
+    // `deferred`: see "Durable mode" above; the abort that fences an old incarnation is left in
+    // deferred->completion.
     InitProducerIdResult init_producer_id(const std::string& transactional_id,
                                           int32_t transaction_timeout_ms,
                                           int64_t expected_producer_id,
-                                          int16_t expected_producer_epoch);
+                                          int16_t expected_producer_epoch,
+                                          Deferred* deferred = nullptr);
     // AddPartitionsToTxn / AddOffsetsToTxn, and with transactions V2 Produce v12 and
     // TxnOffsetCommit v5 (implicitly): one error for the whole request. A transaction started
-    // here records `client_transaction_version` (2: its EndTxn bumps the epoch).
+    // here records `client_transaction_version` (2: its EndTxn bumps the epoch). `deferred`
+    // also gets the sync of an earlier write that added them, when that is not on disk yet.
     protocol::ErrorCode add_partitions(const std::string& transactional_id, int64_t producer_id,
                                        int16_t producer_epoch,
                                        const std::vector<storage::TopicPartition>& partitions,
-                                       int16_t client_transaction_version = 0);
+                                       int16_t client_transaction_version = 0,
+                                       Deferred* deferred = nullptr);
     // AddPartitionsToTxn v4+ with verify_only (Kafka's handleVerifyPartitionsInTransaction):
     // adds nothing. A whole-transaction error (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED,
     // CONCURRENT_TRANSACTIONS while a commit or abort is prepared) is returned; otherwise NONE
@@ -124,9 +162,10 @@ class TransactionCoordinator {
     // TransactionMetadata.prepareAbortOrCommit): the markers carry the bumped epoch, and an
     // exhausted epoch moves the producer to a new id at epoch 0 once the markers are written.
     // A retry of an EndTxn that completed (the epoch before the bump) answers NONE again.
+    // With `deferred` the markers are not written: they are left in deferred->completion.
     EndTxnResult end_transaction(const std::string& transactional_id, int64_t producer_id,
                                  int16_t producer_epoch, bool commit,
-                                 int16_t client_transaction_version);
+                                 int16_t client_transaction_version, Deferred* deferred = nullptr);
     // Transactions V1 (EndTxn v0-4): the error only.
     protocol::ErrorCode end_transaction(const std::string& transactional_id, int64_t producer_id,
                                         int16_t producer_epoch, bool commit) {
@@ -138,9 +177,22 @@ class TransactionCoordinator {
     // current ones; otherwise INVALID_PRODUCER_ID_MAPPING (unknown id or another pid),
     // INVALID_PRODUCER_EPOCH (another epoch: fenced or stale), NOT_ENOUGH_REPLICAS (a commit or
     // abort is being completed: retriable), INVALID_TXN_STATE (the partition was not added).
+    // NONE with a non-empty `deferred->syncs`: the write that added `tp` is not on disk yet, and
+    // the batch must not be appended before it is.
     protocol::ErrorCode verify_partition(std::string_view transactional_id, int64_t producer_id,
-                                         int16_t producer_epoch,
-                                         const storage::TopicPartition& tp) const;
+                                         int16_t producer_epoch, const storage::TopicPartition& tp,
+                                         Deferred* deferred = nullptr) const;
+
+    // The rest of a Deferred completion, each step once the previous one's syncs are durable:
+    // write_markers (without the mutex; returns the partitions whose marker must be retried, and
+    // adds the unsynced ones to `written`), then finish with those still unfinished (the
+    // Complete record, its sync added to `deferred`). abandon: the Prepare record could not be
+    // synced, so no marker may be written; the maintenance thread completes it later.
+    std::vector<storage::TopicPartition> write_markers(const Completion& c,
+                                                       std::vector<MarkerWrite>& written);
+    void finish(const Completion& c, const std::vector<storage::TopicPartition>& unfinished,
+                Deferred* deferred);
+    void abandon(const Completion& c);
 
     // Periodic: aborts every transaction Ongoing for longer than its timeout (the epoch is bumped
     // first, so the old producer is fenced), and completes Prepare states whose markers failed.
@@ -159,37 +211,48 @@ class TransactionCoordinator {
     TransactionCoordinator(storage::PartitionLog& log, storage::LogConfig base,
                            TxnCoordinatorConfig config, TxnCoordinatorHooks hooks);
 
-    // A commit or abort whose Prepare record is written and whose markers are due.
-    struct Completion {
-        std::string transactional_id;
-        Marker marker;
-        std::vector<storage::TopicPartition> partitions;
-    };
-
     struct Entry {
         TxnMetadata metadata;
         bool pending = false;  // markers being written, outside the mutex
+        // Durable mode: the offset after this id's last record while that is not synced, or -1.
+        int64_t written_end = -1;
     };
 
     Expected<void, std::string> replay();
     // open()'s work after construction: the log's config, the replay, completing what was left
     // prepared, the start-up snapshot.
     Expected<void, std::string> load();
-    // Appends the record for `id` (nullopt: tombstone). Memory is the caller's to update.
-    protocol::ErrorCode append_locked(const std::string& id, const TxnMetadata* metadata);
-    Expected<void, std::string> append_records_locked(
-        const std::vector<std::pair<std::string, const TxnMetadata*>>& records);
+    // Appends `next` as the record of `id` and makes it `entry`'s metadata. With `deferred` the
+    // append is left to a group-commit sync, added to deferred->syncs.
+    protocol::ErrorCode write_locked(const std::string& id, Entry& entry, TxnMetadata next,
+                                     Deferred* deferred);
+    // Appends the records (nullptr: tombstone): the offset after them if they were left unsynced
+    // (group_commit in durable mode), else -1.
+    Expected<int64_t, std::string> append_records_locked(
+        const std::vector<std::pair<std::string, const TxnMetadata*>>& records,
+        storage::Durability durability = storage::Durability::flush_settings);
+    // The sync `entry`'s last record still waits for, if any.
+    void add_unsynced_locked(const Entry& entry, Deferred* deferred) const;
+    // Adds a wait for this log's appends below `end` to `deferred`.
+    void wait_for_locked(int64_t end, Deferred& deferred) const;
     void maybe_snapshot_locked();
     Expected<void, std::string> snapshot_locked();
     // Writes PrepareCommit/PrepareAbort for `entry` (Ongoing) at `epoch` and marks it pending.
     // `v2_bump`: the epoch bump of transactions V2 (not a fence: the old epoch is remembered);
     // `next_producer_id` the id to move to on completion (-1: none).
     protocol::ErrorCode prepare_locked(const std::string& id, Entry& entry, bool commit,
-                                       int16_t epoch, Completion& out, bool v2_bump = false,
-                                       int64_t next_producer_id = -1);
+                                       int16_t epoch, Completion& out, Deferred* deferred,
+                                       bool v2_bump = false, int64_t next_producer_id = -1);
     int16_t log_value_version() const;
-    // Writes the markers (without the mutex), then CompleteCommit/CompleteAbort.
+    // Writes the markers (without the mutex), then CompleteCommit/CompleteAbort, all flushed on
+    // this thread.
     void complete(const Completion& c);
+    // The markers of `c`: the partitions whose marker must be retried. `written` non-null: the
+    // markers are appended unsynced, each added there.
+    std::vector<storage::TopicPartition> write_each_marker(const Completion& c,
+                                                           std::vector<MarkerWrite>* written);
+    // A completion for `deferred` (a handler finishes it), or at once on this thread.
+    void complete_or_defer(Completion c, Deferred* deferred);
 
     storage::PartitionLog* log_;  // a pointer, not a reference: reopen() changes it
     storage::LogConfig base_;

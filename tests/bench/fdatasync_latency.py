@@ -9,6 +9,8 @@ import sys
 import tempfile
 import time
 
+from latency_stats import percentile
+
 directory = sys.argv[1]
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 size = int(sys.argv[3]) if len(sys.argv) > 3 else 4096
@@ -22,9 +24,8 @@ try:
         os.fdatasync(fd)
         samples.append((time.perf_counter_ns() - t) / 1000)
     samples.sort()
-    pct = lambda p: samples[min(len(samples) - 1, int(p * (len(samples) - 1) + 0.5))]
     print("result workload=fdatasync count=%d size=%d p50_us=%.1f p99_us=%.1f max_us=%.1f"
-          % (count, size, pct(0.5), pct(0.99), samples[-1]))
+          % (count, size, percentile(samples, 0.5), percentile(samples, 0.99), samples[-1]))
 finally:
     os.close(fd)
     os.unlink(path)

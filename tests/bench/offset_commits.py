@@ -20,6 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 import skiff_harness  # noqa: E402
+from latency_stats import percentile  # noqa: E402
 
 from confluent_kafka import Consumer, Producer, TopicPartition  # noqa: E402
 
@@ -56,8 +57,7 @@ def run_round(bootstrap, committers, seconds):
     for t in threads:
         t.join()
     samples = sorted(x for per in latencies for x in per)
-    pct = lambda q: samples[min(len(samples) - 1, int(q * (len(samples) - 1) + 0.5))] * 1e3
-    return len(samples) / seconds, pct(0.5), pct(0.99)
+    return len(samples) / seconds, percentile(samples, 0.5) * 1e3, percentile(samples, 0.99) * 1e3
 
 
 def main():

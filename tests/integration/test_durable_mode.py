@@ -23,6 +23,8 @@ PRODUCERS = 10
 MESSAGES = 300  # per producer
 COMMITTERS = 10
 COMMITS = 100  # per committer
+TXN_PRODUCERS = 10
+TRANSACTIONS = 30  # per transactional producer
 
 
 def scrape(port):
@@ -33,6 +35,30 @@ def scrape(port):
 def sample(text, name, labels=""):
     m = re.search(r"^%s%s (\S+)$" % (re.escape(name), re.escape(labels)), text, re.M)
     return float(m.group(1)) if m else 0.0
+
+
+def count_syncs(test, broker, api, workers, work):
+    """Runs work(n) for n in range(workers), each in a thread of its own, all at once; returns
+    how many `api` requests and log syncs the broker counted meanwhile. An exception in a worker
+    fails the test."""
+    before = scrape(broker.metrics_port())
+    errors = []
+
+    def guarded(n):
+        try:
+            work(n)
+        except Exception as e:  # noqa: BLE001 (asserted below)
+            errors.append(repr(e))
+    threads = [threading.Thread(target=guarded, args=(n,)) for n in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    test.assertEqual(errors, [])
+    after = scrape(broker.metrics_port())
+    return tuple(sample(after, name, labels) - sample(before, name, labels) for name, labels in
+                 (("skiff_requests_total", '{api="%s"}' % api),
+                  ("skiff_log_flush_duration_seconds_count", "")))
 
 
 def produce_concurrently(bootstrap):
@@ -116,8 +142,6 @@ class DurableModeTest(unittest.TestCase):
             p = Producer({"bootstrap.servers": broker.bootstrap, "acks": "all"})
             p.produce(TOPIC, value=b"x")
             self.assertEqual(p.flush(30), 0)
-            before = scrape(broker.metrics_port())
-            errors = []
 
             def commit(n):
                 c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "g%d" % n,
@@ -125,21 +149,9 @@ class DurableModeTest(unittest.TestCase):
                 try:
                     for i in range(1, COMMITS + 1):
                         c.commit(offsets=[TopicPartition(TOPIC, 0, i)], asynchronous=False)
-                except Exception as e:  # noqa: BLE001 (asserted below)
-                    errors.append(repr(e))
                 finally:
                     c.close()
-            threads = [threading.Thread(target=commit, args=(n,)) for n in range(COMMITTERS)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            self.assertEqual(errors, [])
-            after = scrape(broker.metrics_port())
-            commits, syncs = (
-                sample(after, name, labels) - sample(before, name, labels) for name, labels in
-                (("skiff_requests_total", '{api="OffsetCommit"}'),
-                 ("skiff_log_flush_duration_seconds_count", "")))
+            commits, syncs = count_syncs(self, broker, "OffsetCommit", COMMITTERS, commit)
             sys.stderr.write("%d offset commits, %d log syncs\n" % (commits, syncs))
             self.assertEqual(commits, COMMITTERS * COMMITS)
             self.assertGreater(syncs, 0)
@@ -147,6 +159,42 @@ class DurableModeTest(unittest.TestCase):
 
             broker.restart(graceful=False)
             self.assertEqual(committed_offsets(broker.bootstrap), [COMMITS] * COMMITTERS)
+
+    def test_transactions_share_syncs_and_survive_a_crash(self):
+        # The transaction coordinator's records (the add of a partition, Prepare, Complete) and
+        # its markers are synced by the group-commit threads too, so concurrent transactions share
+        # syncs. Written inline, each of them took one fdatasync of its own: at least 4 per
+        # transaction (add, Prepare, marker, Complete) besides the produce's.
+        with skiff_harness.Broker({"num.partitions": 1, "log.flush.interval.messages": 1,
+                                   "metrics.listener": "HTTP://127.0.0.1:0"},
+                                  name="durable broker").owned_by(self) as broker:
+            producers = []
+            for n in range(TXN_PRODUCERS):
+                p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 0,
+                              "transactional.id": "durable-%d" % n})
+                p.init_transactions(30)
+                producers.append(p)
+
+            def transact(n):
+                for i in range(TRANSACTIONS):
+                    producers[n].begin_transaction()
+                    producers[n].produce(TOPIC, key=b"p%d" % n, value=b"%d:%d" % (n, i))
+                    producers[n].commit_transaction(30)
+            committed, syncs = count_syncs(self, broker, "EndTxn", TXN_PRODUCERS, transact)
+            sys.stderr.write("%d transactions, %d log syncs\n" % (committed, syncs))
+            self.assertEqual(committed, TXN_PRODUCERS * TRANSACTIONS)
+            self.assertGreater(syncs, 0)
+            self.assertLess(syncs, 4 * committed)
+            del p
+            producers.clear()  # destroyed before the crash, not reconnecting through it
+
+            broker.restart(graceful=False)
+            got = read_committed(broker.bootstrap, committed, "every committed message")
+            # Each once, and each producer's in the order it committed them.
+            for n in range(TXN_PRODUCERS):
+                self.assertEqual([v for v in got if v.startswith(b"%d:" % n)],
+                                 [b"%d:%d" % (n, i) for i in range(TRANSACTIONS)])
+            self.assertEqual(len(got), committed)
 
     def test_transactional_offsets_are_committed_with_their_transaction_across_a_crash(self):
         with skiff_harness.Broker({"num.partitions": 1, "log.flush.interval.messages": 1},
@@ -165,17 +213,23 @@ class DurableModeTest(unittest.TestCase):
             self.assertEqual(committed_offsets(broker.bootstrap, 1), [30])
             broker.restart(graceful=False)
             self.assertEqual(committed_offsets(broker.bootstrap, 1), [30])
-            c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
-                          "isolation.level": "read_committed", "enable.auto.commit": False})
-            try:
-                c.assign([TopicPartition(TOPIC, 0, 0)])
-                got = []
-                skiff_harness.wait_until(lambda: got.extend(
-                    m.value() for m in c.consume(10, 1) if m.error() is None) or len(got) >= 3,
-                    30, what="the three transactional messages")
-                self.assertEqual(got, [b"tx-1", b"tx-2", b"tx-3"])
-            finally:
-                c.close()
+            self.assertEqual(read_committed(broker.bootstrap, 3, "the transactional messages"),
+                             [b"tx-1", b"tx-2", b"tx-3"])
+
+
+def read_committed(bootstrap, count, what):
+    """The values of TOPIC-0 a read_committed consumer reads from the start, until `count`."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "reader",
+                  "isolation.level": "read_committed", "enable.auto.commit": False})
+    try:
+        c.assign([TopicPartition(TOPIC, 0, 0)])
+        got = []
+        skiff_harness.wait_until(lambda: got.extend(
+            m.value() for m in c.consume(100, 1) if m.error() is None) or len(got) >= count,
+            30, what=what)
+        return got
+    finally:
+        c.close()
 
 
 def committed_offsets(bootstrap, groups=None):

@@ -248,6 +248,30 @@ class SyncFailureTest(unittest.TestCase):
         self.assertEqual(delivered, [b"held"])
         self.assertEqual(self.read_from_start(broker, 2), [b"first", b"held"])
 
+    def assert_held_alone(self, broker, call, what, durable_values):
+        """Holds every sync, makes `call` in a thread, and checks that it is not answered while
+        the hold lasts but other clients are served; then releases the hold and checks that
+        `call` returns."""
+        hold = self.hold_syncs()
+        outcome = []
+
+        def make_call():
+            try:
+                call()
+                outcome.append("answered")
+            except Exception as e:  # noqa: BLE001 (reported by the assertion below)
+                outcome.append(repr(e))
+        t = threading.Thread(target=make_call, daemon=True)
+        t.start()
+        self.wait_until_held(what + "'s sync to reach the disk")
+        t.join(0.5)
+        self.assertEqual(outcome, [], what + " was answered before its sync ended")
+        self.assert_others_served(broker, durable_values)
+        self.assertEqual(outcome, [], what + " was answered before its sync ended")
+        os.unlink(hold)
+        t.join(30)
+        self.assertEqual(outcome, ["answered"])
+
     def test_an_offset_commit_whose_sync_hangs_holds_up_only_that_commit(self):
         # Durable mode syncs an OffsetCommit before answering it. Until 2026-12-07 that sync ran
         # on the network thread, under the offsets store's lock: while the disk took its time,
@@ -262,32 +286,65 @@ class SyncFailureTest(unittest.TestCase):
         self.addCleanup(committer.close)
         committer.commit(offsets=[TopicPartition(TOPIC, 0, 1)], asynchronous=False)
 
-        hold = self.hold_syncs()
-        outcome = []
-
-        def commit():
-            try:
-                committer.commit(offsets=[TopicPartition(TOPIC, 0, 2)], asynchronous=False)
-                outcome.append("committed")
-            except Exception as e:  # noqa: BLE001 (reported by the assertion below)
-                outcome.append(repr(e))
-        t = threading.Thread(target=commit, daemon=True)
-        t.start()
-        self.wait_until_held("the commit's sync to reach the disk")
-        t.join(0.5)
-        self.assertEqual(outcome, [], "the commit was answered before its sync ended")
-        self.assert_others_served(broker, [b"first", b"second"])
-        self.assertEqual(outcome, [], "the commit was answered before its sync ended")
-
-        os.unlink(hold)
-        t.join(30)
-        self.assertEqual(outcome, ["committed"])
+        self.assert_held_alone(
+            broker, lambda: committer.commit(offsets=[TopicPartition(TOPIC, 0, 2)],
+                                             asynchronous=False),
+            "the commit", [b"first", b"second"])
         check = Consumer(conf)
         try:
             [tp] = check.committed([TopicPartition(TOPIC, 0)], timeout=10)
             self.assertEqual(tp.offset, 2)
         finally:
             check.close()
+
+    def test_a_transaction_whose_sync_hangs_holds_up_only_that_transaction(self):
+        # Durable mode syncs what the transaction coordinator appends to __transaction_state
+        # (InitProducerId, AddPartitionsToTxn, EndTxn) and the markers it writes before
+        # answering. Until 2026-12-07 those syncs ran on the network thread that read the
+        # request: while the disk took its time, every client of that thread waited too.
+        broker = self.broker_on_faulty_fs({"num.partitions": 1, "log.flush.interval.messages": 1,
+                                           "num.network.threads": 1}, "hung-transaction broker")
+        acked, errors = self.produce(broker, [b"first"])
+        self.assertEqual((acked, errors), ([b"first"], []))
+        txn_topic = "transactional"
+        p = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": "held",
+                      "linger.ms": 0, "broker.address.family": "v4"})
+        p.init_transactions(10)
+        p.begin_transaction()
+        values = [b"txn-%d" % i for i in range(5)]
+        delivered = []
+        for v in values:
+            p.produce(txn_topic, value=v, on_delivery=lambda err, msg: delivered.append(
+                err if err else msg.value()))
+        self.assertEqual(p.flush(10), 0)
+        self.assertEqual(delivered, values)
+
+        # faulty_fs holds the syncs of every file of the mount, not those of one partition. So
+        # the hold starts only now, with the records and AddPartitionsToTxn durable: the syncs
+        # the commit waits for are then all the coordinator's (EndTxn's PrepareCommit in
+        # __transaction_state-0 first; its markers and CompleteCommit after the release).
+        self.assert_held_alone(broker, lambda: p.commit_transaction(30), "the transaction",
+                               [b"first"])
+        # Every committed record once and in order (offsets without a hole or a repeat), and
+        # nothing after them: the end of the partition comes next.
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "reader",
+                      "enable.auto.commit": False, "isolation.level": "read_committed",
+                      "enable.partition.eof": True, "broker.address.family": "v4"})
+        try:
+            c.assign([TopicPartition(txn_topic, 0, 0)])
+            got = []
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                m = c.poll(0.5)
+                if m is None:
+                    continue
+                if m.error() is None:
+                    got.append((m.offset(), m.value()))
+                elif m.error().code() == KafkaError._PARTITION_EOF and len(got) >= len(values):
+                    break
+        finally:
+            c.close()
+        self.assertEqual(got, list(enumerate(values)))
 
     def test_a_shutdown_whose_last_sync_fails_is_not_a_clean_one(self):
         broker = self.broker_on_faulty_fs({"num.partitions": 1}, "shutdown broker")

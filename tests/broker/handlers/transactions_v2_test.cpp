@@ -275,6 +275,46 @@ TEST_F(TransactionsV2Test, TxnOffsetCommitV5AddsTheOffsetsPartition) {
               ErrorCode::invalid_producer_epoch);
 }
 
+// Durable mode (log.flush.interval.messages=1; a durable-mode log's high watermark is the end of
+// what is synced): a transactional batch goes to its partition only once the coordinator's
+// record that put the partition in the transaction is on disk, or a power cut could leave data
+// in a transaction the coordinator never heard of, which nothing would ever end.
+TEST_F(TransactionsV2Test, DurableModeAppendsABatchOnlyOnceItsAddIsSynced) {
+    config.log_flush_interval_messages = 1;
+    create_topic("orders", 2);
+    auto p = init("tx");
+    auto* state = broker().logs().get({"__transaction_state", 0});
+    ASSERT_NE(state, nullptr);
+    ASSERT_TRUE(state->durable_mode());
+    EXPECT_EQ(state->durable_end(), state->log_end_offset());  // InitProducerId's, answered
+
+    // An add whose sync is still to come (an AddPartitionsToTxn being answered), then a produce
+    // relying on it (v11: no implicit add): answered with the add on disk.
+    txn::Deferred in_flight;
+    ASSERT_EQ(
+        broker().transactions().add_partitions("tx", p.id, p.epoch, {{"orders", 0}}, 0, &in_flight),
+        ErrorCode::none);
+    ASSERT_EQ(in_flight.syncs.size(), 1u);
+    EXPECT_LT(state->durable_end(), in_flight.syncs[0].end);
+    EXPECT_EQ(produce("tx", p, "orders", 0, 11), ErrorCode::none);
+    EXPECT_GE(state->durable_end(), in_flight.syncs[0].end);
+    EXPECT_EQ(high_watermark("orders", 0), 1);
+
+    // Produce v12 adds its partition itself: the same order.
+    EXPECT_EQ(produce("tx", p, "orders", 1, 12), ErrorCode::none);
+    EXPECT_EQ(state->durable_end(), state->log_end_offset());
+    EXPECT_EQ(high_watermark("orders", 1), 1);
+
+    // EndTxn answers with the markers synced in both partitions.
+    auto r = end("tx", p, true, 4);
+    EXPECT_EQ(r.error_code, ErrorCode::none);
+    EXPECT_EQ(high_watermark("orders", 0), 2);
+    EXPECT_EQ(high_watermark("orders", 1), 2);
+    EXPECT_EQ(broker().logs().get({"orders", 0})->last_stable_offset(), 2);
+    EXPECT_EQ(broker().transactions().describe("tx")->metadata.state,
+              txn::TxnState::complete_commit);
+}
+
 TEST_F(TransactionsV2Test, AddPartitionsToTxnBatchedAndVerifyOnly) {
     create_topic("orders", 2);
     auto a = init("tx-a");

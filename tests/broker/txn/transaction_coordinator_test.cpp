@@ -53,8 +53,11 @@ struct TxnCoordinatorTest : ::testing::Test {
         log = std::move(*opened);
         TxnCoordinatorHooks hooks;
         hooks.next_producer_id = [this] { return next_pid++; };
-        hooks.write_marker = [this](const TP& tp, const Marker& m) {
+        hooks.write_marker = [this](const TP& tp, const Marker& m,
+                                    std::vector<storage::PendingSync>* unsynced) {
             markers.push_back({tp, m});
+            if (unsynced && marker_result == ErrorCode::none)  // as a durable-mode partition
+                unsynced->push_back({nullptr, static_cast<int64_t>(markers.size())});
             return marker_result;
         };
         hooks.clock_ms = [this] { return now; };
@@ -403,6 +406,94 @@ TEST(TxnRecords, ValueVersionZeroIsKafkasLayout) {
     EXPECT_EQ(empty.substr(17, 4), std::string("\xff\xff\xff\xff", 4));
     const std::string key = encode_txn_key("tx");
     EXPECT_EQ(key, std::string("\x00\x00\x00\x02tx", 6));
+}
+
+// Durable mode with a Deferred (a request handler's call): each transition is appended unsynced
+// and handed back to wait for; a commit writes no marker until asked, and records Complete only
+// after them. Prepare, markers and Complete are then in that order on disk.
+TEST_F(TxnCoordinatorTest, DurableModeHandsTheWritesBackInTheOrderTheyMustReachTheDisk) {
+    log_config.flush_interval_messages = 1;
+    auto c = open();
+    ASSERT_TRUE(log->durable_mode());
+    Deferred init;
+    auto p = c->init_producer_id("t", 60000, -1, -1, &init);
+    ASSERT_EQ(p.error, ErrorCode::none);
+    ASSERT_EQ(init.syncs.size(), 1u);
+    EXPECT_EQ(init.syncs[0].log, log.get());
+    EXPECT_EQ(init.syncs[0].end, log->log_end_offset());
+    EXPECT_LT(log->durable_end(), log->log_end_offset());
+    log->sync_appended();
+    EXPECT_EQ(log->durable_end(), log->log_end_offset());
+
+    Deferred add;
+    ASSERT_EQ(
+        c->add_partitions("t", p.producer_id, p.producer_epoch, {{"a", 0}, {"b", 0}}, 0, &add),
+        ErrorCode::none);
+    ASSERT_EQ(add.syncs.size(), 1u);
+    // Until the add is on disk, a produce relying on it, and a retry of it, wait for its sync.
+    Deferred produce;
+    EXPECT_EQ(c->verify_partition("t", p.producer_id, p.producer_epoch, {"a", 0}, &produce),
+              ErrorCode::none);
+    ASSERT_EQ(produce.syncs.size(), 1u);
+    EXPECT_EQ(produce.syncs[0].end, add.syncs[0].end);
+    Deferred retry;
+    EXPECT_EQ(c->add_partitions("t", p.producer_id, p.producer_epoch, {{"a", 0}}, 0, &retry),
+              ErrorCode::none);
+    ASSERT_EQ(retry.syncs.size(), 1u);
+    log->sync_appended();
+    Deferred after;
+    EXPECT_EQ(c->verify_partition("t", p.producer_id, p.producer_epoch, {"a", 0}, &after),
+              ErrorCode::none);
+    EXPECT_TRUE(after.syncs.empty());
+
+    Deferred end;
+    auto ended = c->end_transaction("t", p.producer_id, p.producer_epoch, true, 0, &end);
+    ASSERT_EQ(ended.error, ErrorCode::none);
+    ASSERT_TRUE(end.completion);
+    ASSERT_EQ(end.syncs.size(), 1u);
+    EXPECT_TRUE(markers.empty());  // not before the Prepare record is on disk
+    EXPECT_EQ(state_of(*c, "t"), TxnState::prepare_commit);
+    EXPECT_EQ(c->add_partitions("t", p.producer_id, p.producer_epoch, {{"a", 0}}),
+              ErrorCode::concurrent_transactions);
+    log->sync_appended();
+    std::vector<MarkerWrite> written;
+    EXPECT_TRUE(c->write_markers(*end.completion, written).empty());
+    ASSERT_EQ(markers.size(), 2u);
+    ASSERT_EQ(written.size(), 2u);
+    EXPECT_EQ(written[0].tp, (TP{"a", 0}));
+    EXPECT_EQ(written[1].tp, (TP{"b", 0}));
+    EXPECT_TRUE(markers[0].marker.commit);
+    EXPECT_EQ(state_of(*c, "t"), TxnState::prepare_commit);  // until the markers are synced
+    const int64_t before_complete = log->log_end_offset();
+    Deferred complete;
+    c->finish(*end.completion, {}, &complete);
+    EXPECT_EQ(state_of(*c, "t"), TxnState::complete_commit);
+    ASSERT_EQ(complete.syncs.size(), 1u);
+    EXPECT_GT(complete.syncs[0].end, before_complete);
+
+    // Without a Deferred (the maintenance thread, start-up) everything is flushed at once.
+    auto again = c->init_producer_id("t", 60000, -1, -1);
+    ASSERT_EQ(again.error, ErrorCode::none);
+    EXPECT_EQ(log->durable_end(), log->log_end_offset());
+}
+
+// A Prepare record that could not be synced: no marker is written for it by the request; the
+// maintenance thread completes the transaction later, as one whose markers failed.
+TEST_F(TxnCoordinatorTest, AnAbandonedCompletionIsFinishedByTheMaintenanceThread) {
+    log_config.flush_interval_messages = 1;
+    auto c = open();
+    auto p = c->init_producer_id("t", 60000, -1, -1);
+    ASSERT_EQ(c->add_partitions("t", p.producer_id, p.producer_epoch, {{"a", 0}}), ErrorCode::none);
+    Deferred end;
+    ASSERT_EQ(c->end_transaction("t", p.producer_id, p.producer_epoch, false, 0, &end).error,
+              ErrorCode::none);
+    ASSERT_TRUE(end.completion);
+    c->abandon(*end.completion);
+    EXPECT_TRUE(markers.empty());
+    EXPECT_EQ(c->abort_timed_out(), 0u);  // completed, not a new abort
+    ASSERT_EQ(markers.size(), 1u);
+    EXPECT_FALSE(markers[0].marker.commit);
+    EXPECT_EQ(state_of(*c, "t"), TxnState::complete_abort);
 }
 
 }  // namespace

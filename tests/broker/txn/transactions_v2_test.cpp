@@ -47,7 +47,8 @@ struct TxnV2Test : ::testing::Test {
         open_log();
         TxnCoordinatorHooks hooks;
         hooks.next_producer_id = [this] { return next_pid++; };
-        hooks.write_marker = [this](const TP& tp, const Marker& m) {
+        hooks.write_marker = [this](const TP& tp, const Marker& m,
+                                    std::vector<storage::PendingSync>*) {
             markers.emplace_back(tp, m);
             return marker_result;
         };
