@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-
 #include "broker/broker.h"
 #include "broker/handlers/group_commit_wait.h"
 
