@@ -96,8 +96,16 @@ asio::awaitable<protocol::TxnOffsetCommitResponse> handle_txn_offset_commit(
         error = broker.transactions().verify_partition(req.transactional_id, req.producer_id,
                                                        req.producer_epoch,
                                                        {group::kOffsetsTopic, 0}, &deferred);
-    if (auto settled = co_await settle(ctx, deferred); error == ErrorCode::none)
-        error = settled;
+    if (!deferred.syncs.empty()) {
+        if (auto settled = co_await settle(ctx, deferred); error == ErrorCode::none)
+            error = settled;
+        // Checked again after the wait, as a produce is: the transaction may have moved on
+        // meanwhile (a commit or abort begun by a request this one did not wait for).
+        if (error == ErrorCode::none)
+            error = broker.transactions().verify_partition(req.transactional_id, req.producer_id,
+                                                           req.producer_epoch,
+                                                           {group::kOffsetsTopic, 0});
+    }
     if (error == ErrorCode::not_enough_replicas)  // its commit or abort is being completed
         error = ErrorCode::coordinator_load_in_progress;
     // Not added by AddOffsetsToTxn: v4+ clients know TRANSACTION_ABORTABLE (KIP-890), older
