@@ -22,12 +22,13 @@
 // appended with Durability::group_commit and the handler answers once they are synced
 // (handlers/txn_settle.h), so no network thread waits for the disk and concurrent transactions
 // share syncs. Memory holds a transition from its append on, a sync before the disk does:
-// DescribeTransactions may show it early, and every request acting on it waits for that sync. The order of the writes on disk is kept where a power cut could otherwise leave
-// a state that cannot be completed: Prepare before the markers, the markers before Complete, and
-// an id's transition before any produce that relies on it (verify_partition hands that sync to
-// the produce, which appends its data only after it). Without a Deferred (start-up, the
-// maintenance thread, tests) every write is flushed on the calling thread as the log's flush
-// settings say, and a completion runs to its end there.
+// DescribeTransactions may show it early, and every request acting on it waits for that sync. The
+// order of the writes on disk is kept where a power cut could otherwise leave a state that cannot
+// be completed: Prepare before the markers, the markers before Complete, and an id's transition
+// before any produce that relies on it (verify_partition hands that sync to the produce, which
+// appends its data only after it). Without a Deferred (start-up, the maintenance thread, tests)
+// every write is flushed on the calling thread as the log's flush settings say, and a completion
+// runs to its end there.
 //
 // Coordinator epoch: 0 (Kafka uses the leader epoch of the __transaction_state partition, which
 // never changes on one broker).
