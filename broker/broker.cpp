@@ -212,6 +212,15 @@ void Broker::open_transactions() {
     if (!coordinator)
         throw std::runtime_error("cannot load the transaction state: " + coordinator.error());
     transactions_ = std::move(*coordinator);
+    // Transactions that partitions hold open and the coordinator lost (a power cut): ended now,
+    // before a read_committed consumer can stall on one (TransactionCoordinator::abort_hanging).
+    std::vector<txn::OpenTransaction> open;
+    for (const auto& tp : logs_->partitions())
+        if (const auto* partition = logs_->get(tp))
+            for (const auto& [producer_id, entry] : partition->producer_entries())
+                if (entry.current_txn_first_offset >= 0)
+                    open.push_back({tp, producer_id, entry.epoch});
+    transactions_->abort_hanging(open);
 }
 
 share::ShareStateLogs Broker::share_state_logs() {

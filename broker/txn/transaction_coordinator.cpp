@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include "broker/snapshot_log_sizing.h"
 #include "broker/txn/transaction_records.h"
@@ -666,6 +667,72 @@ size_t TransactionCoordinator::abort_timed_out() {
     for (const auto& c : jobs)
         complete(c);
     return aborted;
+}
+
+size_t TransactionCoordinator::abort_hanging(const std::vector<OpenTransaction>& open) {
+    std::vector<Completion> whole;      // current transactions that lost a partition
+    std::vector<OpenTransaction> lone;  // transactions no id of this coordinator runs
+    {
+        std::lock_guard lock(mutex_);
+        std::map<int64_t, std::pair<const std::string*, Entry*>> by_producer;
+        for (auto& [id, entry] : entries_)
+            by_producer[entry.metadata.producer_id] = {&id, &entry};
+        std::set<const std::string*> to_abort;
+        for (const auto& o : open) {
+            auto it = by_producer.find(o.producer_id);
+            if (it == by_producer.end()) {
+                lone.push_back(o);
+                continue;
+            }
+            const auto& [id, entry] = it->second;
+            TxnMetadata& m = entry->metadata;
+            const bool running = m.state == TxnState::ongoing || is_prepare(m.state);
+            if (running && m.partitions.contains(o.tp))
+                continue;  // its own EndTxn, timeout or retry ends it
+            if (m.state == TxnState::ongoing && !entry->pending &&
+                m.producer_epoch == o.producer_epoch) {
+                // Written to the Prepare record below, with the partitions the coordinator had.
+                m.partitions.insert(o.tp);
+                to_abort.insert(id);
+                continue;
+            }
+            lone.push_back(o);
+        }
+        for (const std::string* id : to_abort) {
+            Entry& entry = entries_.at(*id);
+            Completion c;
+            if (auto e = prepare_locked(*id, entry, false, bumped(entry.metadata.producer_epoch), c,
+                                        nullptr);
+                e != ErrorCode::none) {
+                spdlog::error("transactional id '{}': cannot abort its transaction ({})", *id,
+                              protocol::error_name(e));
+                continue;
+            }
+            spdlog::warn(
+                "aborting the transaction of '{}' (producer id {}): a partition holds it open "
+                "that {} had lost (a crash before its records reached the disk)",
+                *id, c.marker.producer_id, kTransactionStateTopic);
+            whole.push_back(std::move(c));
+        }
+    }
+    size_t aborted = 0;
+    for (const auto& o : lone) {
+        spdlog::warn(
+            "aborting the transaction that producer id {} (epoch {}) left open in {}-{}: {} has "
+            "no record of it (a crash before its records reached the disk)",
+            o.producer_id, o.producer_epoch, o.tp.topic, o.tp.partition, kTransactionStateTopic);
+        const Marker m{o.producer_id, o.producer_epoch, kCoordinatorEpoch, false};
+        const ErrorCode e =
+            hooks_.write_marker ? hooks_.write_marker(o.tp, m, nullptr) : ErrorCode::none;
+        if (e == ErrorCode::none)
+            ++aborted;
+        else
+            spdlog::error("the ABORT marker for {}-{} failed ({})", o.tp.topic, o.tp.partition,
+                          protocol::error_name(e));
+    }
+    for (const auto& c : whole)
+        complete(c);
+    return aborted + whole.size();
 }
 
 size_t TransactionCoordinator::expire_transactional_ids() {

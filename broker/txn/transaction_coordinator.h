@@ -110,6 +110,14 @@ struct Deferred {
     std::optional<Completion> completion;     // markers due once `syncs` are durable
 };
 
+// A transaction a partition holds open (its producer state): what start-up checks against the
+// coordinator (abort_hanging).
+struct OpenTransaction {
+    storage::TopicPartition tp;
+    int64_t producer_id = -1;
+    int16_t producer_epoch = -1;
+};
+
 // One marker appended unsynced (durable mode), and the partition it went to.
 struct MarkerWrite {
     storage::TopicPartition tp;
@@ -195,6 +203,24 @@ class TransactionCoordinator {
     void finish(const Completion& c, const std::vector<storage::TopicPartition>& unfinished,
                 Deferred* deferred);
     void abandon(const Completion& c);
+
+    // Start-up, after the coordinator and every partition are loaded: ends the transactions that
+    // partitions hold open but that no transaction of this coordinator will ever end. A power
+    // cut can leave them: the coordinator's record that put a partition in the transaction was
+    // lost with the page cache while the partition's batches had reached the disk (the default
+    // mode syncs the two logs independently; a topic with flush.messages=1 on a broker without
+    // it syncs only the data). Nothing would write their marker, so the partition's last stable
+    // offset would stay there for good and read_committed consumers would stall. Kafka leaves
+    // these to an operator (KIP-664's abort); on one broker the coordinator knows for certain.
+    //   - The producer's current transaction (same producer id and epoch, Ongoing) lost only
+    //     this partition: the whole transaction is aborted, this partition included, with the
+    //     epoch bumped (the producer is fenced, as after a timeout), so that no partition of it
+    //     commits without the others.
+    //   - Otherwise (an unknown producer id, an idle id, an older epoch): an ABORT marker at the
+    //     partition's epoch closes that partition's transaction.
+    // A transaction whose partition the coordinator holds is left to it. Returns how many
+    // transactions were aborted.
+    size_t abort_hanging(const std::vector<OpenTransaction>& open);
 
     // Periodic: aborts every transaction Ongoing for longer than its timeout (the epoch is bumped
     // first, so the old producer is fenced), and completes Prepare states whose markers failed.

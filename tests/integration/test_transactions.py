@@ -12,6 +12,9 @@ Checks what a user of exactly-once processing relies on:
 - fencing: a second producer with the same transactional.id fences the first, whose commit then
   fails with a fatal error and whose records never become visible;
 - timeout: a transaction left open past transaction.timeout.ms is aborted by the broker;
+- a power cut that kept a partition's open transaction and lost the coordinator's records of it
+  (played by cutting __transaction_state back after kill -9): the transaction is aborted at start,
+  whole when it lost one of its partitions, and read_committed consumers get past it;
 - bad input from a raw client: a control batch, and a transactional batch whose producer does
   not hold the transactional id, are refused with Kafka's error codes and nothing is stored.
 """
@@ -319,6 +322,99 @@ class TransactionsTest(unittest.TestCase):
         self.assertEqual(len(results), 1)
         return results[0][2]
 
+
+class LostCoordinatorRecordsTest(unittest.TestCase):
+    """A power cut can keep a partition's transactional batches and lose the coordinator's records
+    of them: the two logs reach the disk independently (the default mode syncs neither per
+    request; a topic with flush.messages=1 on a broker without it syncs only the data). The cut is
+    played here by killing the broker and truncating __transaction_state's segment back to a size
+    it had earlier, as the page cache's unsynced tail would be lost. Nothing would then ever write
+    the partition's marker: its last stable offset would stay put and read_committed consumers
+    would stall on it for good. skiff aborts such transactions at start-up."""
+
+    def setUp(self):
+        self.broker = skiff_harness.Broker({
+            "listeners": "PLAINTEXT://127.0.0.1:%d" % skiff_harness.free_port(),
+            "num.partitions": 2,
+        }, name="lost coordinator records broker").owned_by(self)
+        self.broker.start()
+
+    def _state_segment(self):
+        d = self.broker.partition_dir("__transaction_state", 0)
+        return os.path.join(d, sorted(f for f in os.listdir(d) if f.endswith(".log"))[-1])
+
+    def _cut_state_log_back_to(self, segment, size):
+        self.broker.kill()
+        self.assertGreater(os.path.getsize(segment), size, "the coordinator wrote nothing to lose")
+        os.truncate(segment, size)
+        self.broker.start()
+
+    def _last_stable_offset(self, topic, partition):
+        """ListOffsets LATEST for read_committed: where such a consumer's reading stops."""
+        c = Consumer({"bootstrap.servers": self.broker.bootstrap, "group.id": "lso",
+                      "isolation.level": "read_committed", "broker.address.family": "v4"})
+        try:
+            return c.get_watermark_offsets(TopicPartition(topic, partition), timeout=10, cached=False)[1]
+        finally:
+            c.close()
+
+    def test_a_transaction_the_coordinator_never_recorded_is_aborted_at_start(self):
+        topic = "lost-txn"
+        bs = self.broker.bootstrap
+        produce_plain(bs, topic, [(0, b"k", b"before")])
+        segment = self._state_segment()
+        size_before = os.path.getsize(segment)
+        p = txn_producer(bs, "lost-id")
+        p.begin_transaction()
+        for i in range(3):
+            p.produce(topic, value=b"open-%d" % i, partition=0)
+        self.assertEqual(p.flush(30), 0)
+        produce_plain(bs, topic, [(0, b"k", b"after-%d" % i) for i in range(2)])
+        del p
+        self._cut_state_log_back_to(segment, size_before)  # InitProducerId and the add: gone
+
+        # The ABORT marker after the six records: the last stable offset reaches the log end, 7
+        # (it stayed at 1, the open transaction's first offset, for good), and read_committed
+        # readers get every committed record, none of the open transaction's.
+        self.assertEqual(self._last_stable_offset(topic, 0), 7)
+        committed = consume_all(self.broker.bootstrap, topic, 2, "read_committed", expect_at_least=3)
+        self.assertEqual([v for (_, _, _, v) in committed], [b"before", b"after-0", b"after-1"])
+        uncommitted = consume_all(self.broker.bootstrap, topic, 2, "read_uncommitted", expect_at_least=6)
+        self.assertEqual(len(uncommitted), 6)
+        self.broker.verify_log(topic, 0)
+        self.assertIn("aborting the transaction that producer id", self.broker.log_text())
+        # The transactional id starts afresh and commits.
+        again = txn_producer(self.broker.bootstrap, "lost-id")
+        again.begin_transaction()
+        again.produce(topic, value=b"committed", partition=0)
+        again.commit_transaction(30)
+        committed = consume_all(self.broker.bootstrap, topic, 2, "read_committed", expect_at_least=4)
+        self.assertEqual([v for (_, _, _, v) in committed][-1], b"committed")
+
+    def test_a_transaction_that_lost_one_partition_is_aborted_whole(self):
+        topic = "lost-part"
+        bs = self.broker.bootstrap
+        p = txn_producer(bs, "part-id")
+        p.begin_transaction()
+        p.produce(topic, value=b"p0", partition=0)
+        self.assertEqual(p.flush(30), 0)
+        segment = self._state_segment()
+        size_with_p0 = os.path.getsize(segment)
+        p.produce(topic, value=b"p1", partition=1)
+        self.assertEqual(p.flush(30), 0)
+        self._cut_state_log_back_to(segment, size_with_p0)  # the add of partition 1: gone
+
+        # Both partitions get their ABORT marker (the last stable offsets move past the records,
+        # from 0): had partition 1 alone been aborted, the producer's commit would make
+        # partition 0's half of the transaction visible.
+        self.assertEqual([self._last_stable_offset(topic, part) for part in (0, 1)], [2, 2])
+        # The producer that sent it is fenced, as after a timeout; nothing of it is committed.
+        with self.assertRaises(KafkaException):
+            p.commit_transaction(30)
+        self.assertEqual(consume_all(self.broker.bootstrap, topic, 2, "read_committed"), [])
+        for part in (0, 1):
+            self.broker.verify_log(topic, part)
+        self.assertIn("aborting the transaction of 'part-id'", self.broker.log_text())
 
 if __name__ == "__main__":
     skiff_harness.run_tests()

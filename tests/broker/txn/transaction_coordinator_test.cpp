@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "broker/txn/transaction_records.h"
 #include "protocol/error_code.h"
@@ -327,6 +328,67 @@ TEST_F(TxnCoordinatorTest, ATransactionPastItsTimeoutIsAbortedAndItsProducerFenc
               ErrorCode::invalid_producer_epoch);
     EXPECT_EQ(c->abort_timed_out(), 0u);
     (void)idle;
+}
+
+// A power cut that lost the coordinator's records but not the partitions' batches: every
+// transaction a partition holds open and no transaction of the coordinator will end gets its
+// ABORT marker at start-up, and a transaction that lost one partition is aborted whole.
+TEST_F(TxnCoordinatorTest, TransactionsThePartitionsHoldOpenButTheCoordinatorLostAreAborted) {
+    auto c = open();
+    auto ongoing = c->init_producer_id("ongoing", 60000, -1, -1);  // pid 100
+    ASSERT_EQ(c->add_partitions("ongoing", ongoing.producer_id, 0, {{"t", 0}}), ErrorCode::none);
+    auto lost_part = c->init_producer_id("lost-part", 60000, -1, -1);  // pid 101
+    ASSERT_EQ(c->add_partitions("lost-part", lost_part.producer_id, 0, {{"t", 1}}),
+              ErrorCode::none);
+    auto idle = c->init_producer_id("idle", 60000, -1, -1);      // pid 102, Empty
+    auto fenced = c->init_producer_id("fenced", 60000, -1, -1);  // pid 103
+    ASSERT_EQ(c->add_partitions("fenced", fenced.producer_id, 0, {{"u", 0}}), ErrorCode::none);
+    // A new incarnation: epoch 0's transaction is aborted (the marker for "u"-1, whose add the
+    // coordinator lost, never written) and the next one runs at the epoch it got.
+    InitProducerIdResult again;
+    do
+        again = c->init_producer_id("fenced", 60000, -1, -1);
+    while (again.error == ErrorCode::concurrent_transactions);
+    ASSERT_EQ(again.error, ErrorCode::none);
+    ASSERT_EQ(c->add_partitions("fenced", fenced.producer_id, again.producer_epoch, {{"u", 0}}),
+              ErrorCode::none);
+    markers.clear();
+
+    const std::vector<OpenTransaction> open_in_partitions = {
+        {{"t", 0}, ongoing.producer_id, 0},                    // the coordinator's own: left to it
+        {{"t", 2}, lost_part.producer_id, 0},                  // the coordinator lost this add
+        {{"u", 0}, idle.producer_id, 0},                       // an idle id's producer
+        {{"u", 1}, 999, 3},                                    // a producer id it never heard of
+        {{"u", 1}, fenced.producer_id, 0},                     // an older epoch's transaction
+        {{"u", 0}, fenced.producer_id, again.producer_epoch},  // the current one
+    };
+    EXPECT_EQ(c->abort_hanging(open_in_partitions), 4u);
+
+    // Lone markers at the partition's epoch, then the whole of "lost-part" at a bumped epoch.
+    using Row = std::tuple<std::string, int32_t, int64_t, int16_t, bool>;
+    std::vector<Row> got;
+    for (const auto& m : markers)
+        got.emplace_back(m.tp.topic, m.tp.partition, m.marker.producer_id, m.marker.producer_epoch,
+                         m.marker.commit);
+    EXPECT_EQ(got, (std::vector<Row>{{"u", 0, 102, 0, false},
+                                     {"u", 1, 999, 3, false},
+                                     {"u", 1, 103, 0, false},
+                                     {"t", 1, 101, 1, false},
+                                     {"t", 2, 101, 1, false}}));
+    EXPECT_EQ(state_of(*c, "ongoing"), TxnState::ongoing);
+    EXPECT_EQ(state_of(*c, "fenced"), TxnState::ongoing);
+    EXPECT_EQ(state_of(*c, "idle"), TxnState::empty);
+    auto v = c->describe("lost-part");
+    EXPECT_EQ(v->metadata.state, TxnState::complete_abort);
+    EXPECT_EQ(v->metadata.producer_epoch, 1);
+    // Its producer is fenced, as after a timeout: its commit cannot make "t"-1 alone visible.
+    EXPECT_EQ(c->end_transaction("lost-part", lost_part.producer_id, 0, true),
+              ErrorCode::producer_fenced);
+    // The abort is on disk: a restart finds it complete.
+    c.reset();
+    c = open();
+    EXPECT_EQ(state_of(*c, "lost-part"), TxnState::complete_abort);
+    EXPECT_EQ(c->abort_hanging({}), 0u);
 }
 
 TEST_F(TxnCoordinatorTest, IdleIdsExpireOthersStay) {
