@@ -369,9 +369,15 @@ class LostCoordinatorRecordsTest(unittest.TestCase):
         for i in range(3):
             p.produce(topic, value=b"open-%d" % i, partition=0)
         self.assertEqual(p.flush(30), 0)
+        # Offsets in the transaction too: __consumer_offsets holds them pending.
+        group = Consumer({"bootstrap.servers": bs, "group.id": "lost-group",
+                          "broker.address.family": "v4"})
+        p.send_offsets_to_transaction([TopicPartition(topic, 1, 42)],
+                                      group.consumer_group_metadata(), 30)
+        group.close()
         produce_plain(bs, topic, [(0, b"k", b"after-%d" % i) for i in range(2)])
         del p
-        self._cut_state_log_back_to(segment, size_before)  # InitProducerId and the add: gone
+        self._cut_state_log_back_to(segment, size_before)  # InitProducerId and the adds: gone
 
         # The ABORT marker after the six records: the last stable offset reaches the log end, 7
         # (it stayed at 1, the open transaction's first offset, for good), and read_committed
@@ -383,6 +389,15 @@ class LostCoordinatorRecordsTest(unittest.TestCase):
         self.assertEqual(len(uncommitted), 6)
         self.broker.verify_log(topic, 0)
         self.assertIn("aborting the transaction that producer id", self.broker.log_text())
+        # The pending offsets were dropped with the transaction: a read_committed consumer asks
+        # for stable offsets and gets "none committed" (it got UNSTABLE_OFFSET_COMMIT, retried
+        # until its timeout, while they were pending).
+        group = Consumer({"bootstrap.servers": self.broker.bootstrap, "group.id": "lost-group",
+                          "isolation.level": "read_committed", "broker.address.family": "v4"})
+        try:
+            self.assertLess(group.committed([TopicPartition(topic, 1)], timeout=15)[0].offset, 0)
+        finally:
+            group.close()
         # The transactional id starts afresh and commits.
         again = txn_producer(self.broker.bootstrap, "lost-id")
         again.begin_transaction()

@@ -4,6 +4,7 @@ whole and once, nothing of any other is, and no transaction is left open for goo
 
     /usr/bin/python3 tests/soak/txn_power_cut.py SKIFF --power-cut FIFO [--power-cut-done FIFO]
         --data-dir DIR [--cycles 10] [--producers 4] [--partitions 3] [--seed N]
+        [--mode durable|default] [--segment-bytes N]
 
 Like soak.py --power-cut, for LazyFS (built outside this repository): DIR is on its mount, FIFO
 its faults FIFO. Each cycle starts skiff in durable mode (log.flush.interval.messages=1) on DIR
@@ -19,6 +20,13 @@ end, with the producers initialised once more:
     all of its messages, each once; any other transaction it reads is whole too (a commit
     answered by the broker but cut before the client saw the answer);
   - `skiff dump-log --verify` is clean for every partition.
+
+`--mode default` runs Kafka's default flush settings instead, where a power cut may take away
+committed transactions, and parts of them (what was not fsynced): those are counted, not failed.
+What must still hold there is that no transaction stays open and the logs verify. With small
+segments (`--segment-bytes`, for the data topic) rolls fsync the partitions' data while
+__transaction_state is not synced at all, so the cuts leave partitions holding transactions the
+coordinator has lost, which start-up must abort (TransactionCoordinator::abort_hanging).
 
 Not part of CI (it needs LazyFS's FUSE mount); docs/durability.md has what its runs gave.
 """
@@ -79,6 +87,14 @@ class Producers:
         self.stopping.set()
 
 
+def create_topic(bootstrap, partitions, segment_bytes):
+    from confluent_kafka.admin import AdminClient, NewTopic
+    admin = AdminClient({"bootstrap.servers": bootstrap, "broker.address.family": "v4"})
+    topic = NewTopic(TOPIC, partitions, 1, config={"segment.bytes": str(segment_bytes)})
+    for future in admin.create_topics([topic]).values():
+        future.result(30)
+
+
 def end_open_transactions(bootstrap, n):
     """init_transactions for every id: fences and aborts what a cut left open."""
     for i in range(n):
@@ -132,23 +148,31 @@ def main():
     ap.add_argument("--power-cut", metavar="FIFO", required=True)
     ap.add_argument("--power-cut-done", metavar="FIFO")
     ap.add_argument("--data-dir", required=True)
+    ap.add_argument("--mode", choices=("durable", "default"), default="durable")
+    ap.add_argument("--segment-bytes", type=int, default=None,
+                    help="segment.bytes of the data topic (default: the broker's)")
     args = ap.parse_args()
+    durable = args.mode == "durable"
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
     skiff_harness._binary = os.path.abspath(args.skiff)
     port = free_port()
-    broker = skiff_harness.Broker({
+    settings = {
         "listeners": "PLAINTEXT://127.0.0.1:%d" % port,
         "num.partitions": args.partitions,
-        "log.flush.interval.messages": 1,
         "transaction.abort.timed.out.transaction.cleanup.interval.ms": 1000,
-    }, name="txn power-cut broker")
+    }
+    if durable:
+        settings["log.flush.interval.messages"] = 1
+    broker = skiff_harness.Broker(settings, name="txn power-cut broker")
     broker.data_dir = args.data_dir
-    print("txn power cuts: %d cycles, %d producers, %d partitions, seed %d"
-          % (args.cycles, args.producers, args.partitions, seed), flush=True)
-    problems, committed = [], set()
+    print("txn power cuts: %d cycles, %d producers, %d partitions, %s mode, seed %d"
+          % (args.cycles, args.producers, args.partitions, args.mode, seed), flush=True)
+    problems, committed, lost_by_mode = [], set(), []
     try:
         broker.start()
+        if args.segment_bytes:
+            create_topic(broker.bootstrap, args.partitions, args.segment_bytes)
         for cycle in range(args.cycles):
             load = Producers(broker.bootstrap, args.producers, args.partitions, cycle)
             load.start()
@@ -183,17 +207,21 @@ def main():
                 problems.append("partition %d: transaction %s of producer %d after %s"
                                 % (part, (cycle, txn), i, last[(part, i)]))
             last[(part, i)] = (cycle, txn)
+        # Lost by the default mode's own terms (not fsynced before the cut); failures in durable
+        # mode.
+        allowed = problems if durable else lost_by_mode
         for key, parts in seen.items():
             if sorted(parts) != list(range(args.partitions)):
-                problems.append("transaction %s read back as partitions %s" % (key, sorted(parts)))
+                allowed.append("transaction %s read back as partitions %s" % (key, sorted(parts)))
         missing = committed - set(seen)
         if missing:
-            problems.append("%d committed transactions missing (first %s)"
-                            % (len(missing), sorted(missing)[:5]))
+            allowed.append("%d committed transactions missing (first %s)"
+                           % (len(missing), sorted(missing)[:5]))
+        partial = sum(1 for parts in seen.values() if sorted(parts) != list(range(args.partitions)))
         print("txn power cuts: %d cycles, %d transactions committed, %d read back "
-              "(%d answered but not seen by the client), all committed ones whole: %s"
+              "(%d answered but not seen by the client), %d committed missing, %d read in part"
               % (args.cycles, len(committed), len(seen), len(set(seen) - committed),
-                 "no" if problems else "yes"))
+                 len(missing), partial))
         broker.stop()
         for p in range(args.partitions):
             try:
@@ -204,6 +232,8 @@ def main():
         problems.append("aborted: %r" % e)
     finally:
         broker.kill()
+    for p in lost_by_mode:
+        print("lost (default mode):", p)
     for p in problems:
         print("FAIL:", p)
     if problems:
