@@ -232,10 +232,14 @@ def main():
         problems.append("aborted: %r" % e)
     finally:
         broker.kill()
-    for p in lost_by_mode:
+    for p in lost_by_mode[:5]:
         print("lost (default mode):", p)
-    for p in problems:
+    if len(lost_by_mode) > 5:
+        print("lost (default mode): ... %d more" % (len(lost_by_mode) - 5))
+    for p in problems[:20]:
         print("FAIL:", p)
+    if len(problems) > 20:
+        print("FAIL: ... %d more" % (len(problems) - 20))
     if problems:
         skiff_harness.dump_all_logs(tail_lines=80)
     print("%d passed, %d failed" % (0 if problems else 1, 1 if problems else 0))
