@@ -143,6 +143,7 @@ void Broker::open_groups() {
     if (!store)
         throw std::runtime_error("cannot load committed offsets: " + store.error());
     offset_store_ = std::move(*store);
+    offset_store_->set_group_committer(&logs_->group_commit());
     group::CoordinatorConfig gc;
     gc.initial_rebalance_delay_ms = config_.group_initial_rebalance_delay_ms;
     gc.offsets_retention_ms = config_.offsets_retention_minutes * 60 * 1000;

@@ -471,8 +471,12 @@ Expected<void, std::string> OffsetStore::write_staged() {
     }
     if (runs[0].group_records.empty())
         return {};
-    if (auto appended = append_locked(runs); !appended)
+    auto appended = append_locked(
+        runs, committer_ ? storage::Durability::group_commit : storage::Durability::flush_settings);
+    if (!appended)
         return unexpected(appended.error().message);
+    if (*appended)  // durable mode: synced soon, by a group-commit thread
+        committer_->request((*appended)->log);
     for (auto& [gk, value] : overlay) {
         auto& records = group_records_[gk.first];
         if (value)

@@ -43,8 +43,12 @@
 // (the log's flush.messages=1) commit() and commit_transactional() append without waiting for
 // the disk, as a produce does, and return the PendingSync their caller waits for before it
 // answers (broker/handlers/group_commit_wait.h): concurrent commits share one fdatasync, and
-// neither a network thread nor this store's mutex is held while the disk works. The other
-// writes (group records, markers, snapshots) still flush on the appending thread. A plain commit
+// neither a network thread nor this store's mutex is held while the disk works. Group records
+// (write_staged) are appended the same way and their sync is asked of the group-commit threads
+// but not waited for: a member's answer comes from the coordinator's memory, and what a power
+// cut can take back is the last membership change, whose members are then fenced and rejoin (an
+// offset commit, which is waited for, is synced with every group record before it). Markers
+// without a waiting request and snapshots still flush on the appending thread. A plain commit
 // is applied in memory when appended, so an OffsetFetch may see it before it is synced; what a
 // power cut can then take away is a commit that was never acknowledged, and the consumer that
 // read it resumes from the older one (at-least-once, as ever). A transactional commit stays
@@ -138,6 +142,10 @@ class OffsetStore {
     // coordinator stages a group's whole state again at its next change (see
     // GroupCoordinator::persist_locked).
     Expected<void, std::string> write_staged();
+    // Durable mode: write_staged() leaves its append to a sync it asks `committer` for, instead of
+    // fdatasyncing on the calling thread (a network thread, for most group requests). Set once,
+    // before any request; unset (tests, tools) the records flush as the log's settings say.
+    void set_group_committer(storage::GroupCommitter* committer) { committer_ = committer; }
     GroupRecordMap group_records() const;
     // Group records skipped at replay because their key could not be read.
     int64_t unreadable_group_records() const;
@@ -196,6 +204,7 @@ class OffsetStore {
 
     storage::PartitionLog* log_;  // a pointer, not a reference: reopen() changes it
     storage::LogConfig base_;
+    storage::GroupCommitter* committer_ = nullptr;
     mutable std::mutex mutex_;
     std::map<std::string, GroupOffsets> offsets_;
     std::map<int64_t, PendingTxn> pending_;  // by producer id

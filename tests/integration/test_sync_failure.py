@@ -346,6 +346,42 @@ class SyncFailureTest(unittest.TestCase):
             c.close()
         self.assertEqual(got, list(enumerate(values)))
 
+    def test_a_consumer_group_forms_while_the_disk_holds_its_syncs(self):
+        # A group's membership records (JoinGroup, SyncGroup) are appended to __consumer_offsets
+        # and, in durable mode, synced by a group-commit thread without the answer waiting: the
+        # members' answers come from the coordinator's memory. Until 2026-12-07 they were
+        # fdatasynced on the network thread that read the request, so while the disk took its
+        # time the group could not form, and every other client of that thread waited too.
+        broker = self.broker_on_faulty_fs({"num.partitions": 1, "log.flush.interval.messages": 1,
+                                           "num.network.threads": 1,
+                                           "group.initial.rebalance.delay.ms": 0},
+                                          "held-group broker")
+        acked, errors = self.produce(broker, [b"first"])
+        self.assertEqual((acked, errors), ([b"first"], []))
+
+        hold = self.hold_syncs()
+        c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "held-group",
+                      "enable.auto.commit": False, "auto.offset.reset": "earliest",
+                      "broker.address.family": "v4"})
+        self.addCleanup(c.close)
+        c.subscribe([TOPIC])
+        got = []
+        deadline = time.monotonic() + 20
+        while not got and time.monotonic() < deadline:
+            m = c.poll(0.5)
+            if m is not None and m.error() is None:
+                got.append(m.value())
+        self.assertTrue(os.path.exists(self.switch + ".holding"),
+                        "the group's records were never synced: the test held nothing")
+        self.assertEqual(got, [b"first"], "the group did not form while the disk held its syncs")
+        self.assert_others_served(broker, [b"first"])
+
+        os.unlink(hold)
+        # The commit is waited for, and its sync covers the membership records before it.
+        c.commit(message=m, asynchronous=False)
+        [tp] = c.committed([TopicPartition(TOPIC, 0)], timeout=10)
+        self.assertEqual(tp.offset, 1)
+
     def test_a_shutdown_whose_last_sync_fails_is_not_a_clean_one(self):
         broker = self.broker_on_faulty_fs({"num.partitions": 1}, "shutdown broker")
         before = [b"before-%d" % i for i in range(100)]
