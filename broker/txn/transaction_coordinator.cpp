@@ -677,7 +677,7 @@ size_t TransactionCoordinator::abort_hanging(const std::vector<OpenTransaction>&
         std::map<int64_t, std::pair<const std::string*, Entry*>> by_producer;
         for (auto& [id, entry] : entries_)
             by_producer[entry.metadata.producer_id] = {&id, &entry};
-        std::set<const std::string*> to_abort;
+        std::set<std::string> to_abort;
         for (const auto& o : open) {
             auto it = by_producer.find(o.producer_id);
             if (it == by_producer.end()) {
@@ -689,29 +689,29 @@ size_t TransactionCoordinator::abort_hanging(const std::vector<OpenTransaction>&
             const bool running = m.state == TxnState::ongoing || is_prepare(m.state);
             if (running && m.partitions.contains(o.tp))
                 continue;  // its own EndTxn, timeout or retry ends it
-            if (m.state == TxnState::ongoing && !entry->pending &&
+            if ((m.state == TxnState::ongoing || is_idle(m.state)) && !entry->pending &&
                 m.producer_epoch == o.producer_epoch) {
                 // Written to the Prepare record below, with the partitions the coordinator had.
                 m.partitions.insert(o.tp);
-                to_abort.insert(id);
+                to_abort.insert(*id);
                 continue;
             }
             lone.push_back(o);
         }
-        for (const std::string* id : to_abort) {
-            Entry& entry = entries_.at(*id);
+        for (const std::string& id : to_abort) {
+            Entry& entry = entries_.at(id);
             Completion c;
-            if (auto e = prepare_locked(*id, entry, false, bumped(entry.metadata.producer_epoch), c,
+            if (auto e = prepare_locked(id, entry, false, bumped(entry.metadata.producer_epoch), c,
                                         nullptr);
                 e != ErrorCode::none) {
-                spdlog::error("transactional id '{}': cannot abort its transaction ({})", *id,
+                spdlog::error("transactional id '{}': cannot abort its transaction ({})", id,
                               protocol::error_name(e));
                 continue;
             }
             spdlog::warn(
                 "aborting the transaction of '{}' (producer id {}): a partition holds it open "
                 "that {} had lost (a crash before its records reached the disk)",
-                *id, c.marker.producer_id, kTransactionStateTopic);
+                id, c.marker.producer_id, kTransactionStateTopic);
             whole.push_back(std::move(c));
         }
     }

@@ -212,12 +212,13 @@ class TransactionCoordinator {
     // it syncs only the data). Nothing would write their marker, so the partition's last stable
     // offset would stay there for good and read_committed consumers would stall. Kafka leaves
     // these to an operator (KIP-664's abort); on one broker the coordinator knows for certain.
-    //   - The producer's current transaction (same producer id and epoch, Ongoing) lost only
-    //     this partition: the whole transaction is aborted, this partition included, with the
-    //     epoch bumped (the producer is fenced, as after a timeout), so that no partition of it
-    //     commits without the others.
-    //   - Otherwise (an unknown producer id, an idle id, an older epoch): an ABORT marker at the
-    //     partition's epoch closes that partition's transaction.
+    //   - The producer's current epoch (its id is Ongoing, Empty or Complete* at that epoch):
+    //     the partitions the coordinator lost are aborted with those it had, as one transaction,
+    //     at a bumped epoch. The producer is fenced, as after a timeout: no partition of the
+    //     transaction commits without the others, and an EndTxn it sends after the restart is
+    //     refused instead of answered as the retry of a commit that completed.
+    //   - Otherwise (an unknown producer id, an older epoch): an ABORT marker at the partition's
+    //     epoch closes that partition's transaction; no producer that could still send holds it.
     // A transaction whose partition the coordinator holds is left to it. Returns how many
     // transactions were aborted.
     size_t abort_hanging(const std::vector<OpenTransaction>& open);

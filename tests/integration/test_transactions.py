@@ -14,7 +14,8 @@ Checks what a user of exactly-once processing relies on:
 - timeout: a transaction left open past transaction.timeout.ms is aborted by the broker;
 - a power cut that kept a partition's open transaction and lost the coordinator's records of it
   (played by cutting __transaction_state back after kill -9): the transaction is aborted at start,
-  whole when it lost one of its partitions, and read_committed consumers get past it;
+  whole when it lost one of its partitions, read_committed consumers get past it, and the
+  producer's commit after the restart fails instead of being answered as a success;
 - bad input from a raw client: a control batch, and a transactional batch whose producer does
   not hold the transactional id, are refused with Kafka's error codes and nothing is stored.
 """
@@ -405,6 +406,31 @@ class LostCoordinatorRecordsTest(unittest.TestCase):
         again.commit_transaction(30)
         committed = consume_all(self.broker.bootstrap, topic, 2, "read_committed", expect_at_least=4)
         self.assertEqual([v for (_, _, _, v) in committed][-1], b"committed")
+
+    def test_a_commit_after_the_restart_is_refused_not_taken_for_a_retry(self):
+        topic = "lost-next"
+        bs = self.broker.bootstrap
+        p = txn_producer(bs, "next-id")
+        p.begin_transaction()
+        p.produce(topic, value=b"first", partition=0)
+        p.commit_transaction(30)
+        segment = self._state_segment()
+        size_after_first = os.path.getsize(segment)
+        p.begin_transaction()
+        p.produce(topic, value=b"second", partition=0)
+        self.assertEqual(p.flush(30), 0)
+        self._cut_state_log_back_to(segment, size_after_first)  # the second one's add: gone
+
+        # The coordinator has the id as it was after the first commit, at the same epoch. Had it
+        # kept that epoch, this commit would be answered NONE, as the retry of the first one
+        # (Kafka's answer to a repeated EndTxn), while the second transaction is aborted: a
+        # commit the client saw succeed and nobody can read.
+        with self.assertRaises(KafkaException):
+            p.commit_transaction(30)
+        self.assertEqual(self._last_stable_offset(topic, 0), 4)  # first, COMMIT, second, ABORT
+        committed = consume_all(self.broker.bootstrap, topic, 2, "read_committed", expect_at_least=1)
+        self.assertEqual([v for (_, _, _, v) in committed], [b"first"])
+        self.broker.verify_log(topic, 0)
 
     def test_a_transaction_that_lost_one_partition_is_aborted_whole(self):
         topic = "lost-part"

@@ -357,27 +357,31 @@ TEST_F(TxnCoordinatorTest, TransactionsThePartitionsHoldOpenButTheCoordinatorLos
     const std::vector<OpenTransaction> open_in_partitions = {
         {{"t", 0}, ongoing.producer_id, 0},                    // the coordinator's own: left to it
         {{"t", 2}, lost_part.producer_id, 0},                  // the coordinator lost this add
-        {{"u", 0}, idle.producer_id, 0},                       // an idle id's producer
+        {{"u", 0}, idle.producer_id, 0},                       // an idle id's current epoch
         {{"u", 1}, 999, 3},                                    // a producer id it never heard of
         {{"u", 1}, fenced.producer_id, 0},                     // an older epoch's transaction
         {{"u", 0}, fenced.producer_id, again.producer_epoch},  // the current one
     };
     EXPECT_EQ(c->abort_hanging(open_in_partitions), 4u);
 
-    // Lone markers at the partition's epoch, then the whole of "lost-part" at a bumped epoch.
+    // Lone markers at the partition's epoch, then "idle" and the whole of "lost-part" at a
+    // bumped epoch.
     using Row = std::tuple<std::string, int32_t, int64_t, int16_t, bool>;
     std::vector<Row> got;
     for (const auto& m : markers)
         got.emplace_back(m.tp.topic, m.tp.partition, m.marker.producer_id, m.marker.producer_epoch,
                          m.marker.commit);
-    EXPECT_EQ(got, (std::vector<Row>{{"u", 0, 102, 0, false},
-                                     {"u", 1, 999, 3, false},
+    EXPECT_EQ(got, (std::vector<Row>{{"u", 1, 999, 3, false},
                                      {"u", 1, 103, 0, false},
+                                     {"u", 0, 102, 1, false},
                                      {"t", 1, 101, 1, false},
                                      {"t", 2, 101, 1, false}}));
     EXPECT_EQ(state_of(*c, "ongoing"), TxnState::ongoing);
     EXPECT_EQ(state_of(*c, "fenced"), TxnState::ongoing);
-    EXPECT_EQ(state_of(*c, "idle"), TxnState::empty);
+    // The idle id's producer, which had begun a transaction the coordinator lost, is fenced:
+    // its commit is not answered NONE as the retry of a completed one.
+    EXPECT_EQ(state_of(*c, "idle"), TxnState::complete_abort);
+    EXPECT_EQ(c->end_transaction("idle", idle.producer_id, 0, true), ErrorCode::producer_fenced);
     auto v = c->describe("lost-part");
     EXPECT_EQ(v->metadata.state, TxnState::complete_abort);
     EXPECT_EQ(v->metadata.producer_epoch, 1);
