@@ -2,7 +2,8 @@
 // the spirit of Kafka's kafka-dump-log tool, and with --verify checks them:
 //   .log        every batch sound (framing, magic 2, CRC-32C), offsets strictly increasing from
 //               the file's base offset (gaps are allowed: the log cleaner leaves them), nothing
-//               after the last batch
+//               after the last batch but, in the active segment, zeros (durable mode grows the
+//               file ahead of its data)
 //   directory   offsets strictly increasing across segments (a segment starts at or after the
 //               end of the one before); partition.metadata (the topic id) parses
 //   .index      entries strictly increasing, each on a batch boundary of the matching .log
@@ -108,8 +109,21 @@ struct Dumper {
                 return std::nullopt;
             }
             if (!step->batch) {
-                if (!step->problem.empty())
+                if (step->problem.empty())
+                    break;
+                // Durable mode grows an active segment's file ahead of its data (zeros), which
+                // the broker cuts off at close and after a crash: not a torn write.
+                auto zeros = only_zeros(**file, position, *size);
+                if (zeros && *zeros && base && is_sealed(path, *base)) {
+                    problem(path, "sealed with zeros from position " + std::to_string(position) +
+                                      " to " + std::to_string(*size) + " after its last batch");
+                } else if (zeros && *zeros) {
+                    if (print)
+                        std::cout << "Reserved space (zeros) from position " << position << " to "
+                                  << *size << "\n";
+                } else {
                     problem(path, "at position " + std::to_string(position) + ": " + step->problem);
+                }
                 break;
             }
             const protocol::BatchHeader& h = step->batch->header;

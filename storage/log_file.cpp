@@ -127,8 +127,8 @@ Expected<void, StorageError> LogFile::truncate(int64_t size) {
     return {};
 }
 
-bool LogFile::reserve(int64_t position, int64_t length) {
-    if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, position, length) == 0)
+bool LogFile::reserve(int64_t position, int64_t length, bool grow) {
+    if (::fallocate(fd_, grow ? 0 : FALLOC_FL_KEEP_SIZE, position, length) == 0)
         return true;
     // ENOSPC and the like are left to the write itself, which reports them properly.
     return errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL;
@@ -140,6 +140,20 @@ Expected<void, StorageError> LogFile::sync() {
     if (::fdatasync(fd_) != 0)
         return sync_failed(errno, "fsync " + path_.string());
     return {};
+}
+
+Expected<bool, StorageError> only_zeros(const LogFile& file, int64_t from, int64_t to) {
+    std::vector<std::byte> chunk(std::min<int64_t>(std::max<int64_t>(to - from, 0), 64 * 1024));
+    for (int64_t at = from; at < to;) {
+        const auto n = static_cast<size_t>(std::min<int64_t>(to - at, std::ssize(chunk)));
+        if (auto read = file.read_at(at, {chunk.data(), n}); !read)
+            return unexpected(read.error());
+        if (std::any_of(chunk.begin(), chunk.begin() + static_cast<ptrdiff_t>(n),
+                        [](std::byte b) { return b != std::byte{0}; }))
+            return false;
+        at += static_cast<int64_t>(n);
+    }
+    return true;
 }
 
 BatchScanner::BatchScanner(const LogFile& file, int64_t position, int64_t end)

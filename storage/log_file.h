@@ -47,12 +47,13 @@ class LogFile {
     Expected<void, StorageError> read_at(int64_t position, std::span<std::byte> out) const;
     Expected<int64_t, StorageError> size() const;
     Expected<void, StorageError> truncate(int64_t size);
-    // Allocates disk blocks for [position, position + length) without changing the file size
-    // (fallocate with FALLOC_FL_KEEP_SIZE). Writes into reserved blocks skip the file system's
-    // delayed allocation; on ext4 that was a third of the CPU cost of a buffered write
-    // (tests/bench/RESULTS.md). Best effort: false only when the file system cannot reserve at
-    // all, so the caller stops trying. truncate() to the current size releases what is unused.
-    bool reserve(int64_t position, int64_t length);
+    // Allocates disk blocks for [position, position + length). Writes into reserved blocks skip
+    // the file system's delayed allocation; on ext4 that was a third of the CPU cost of a
+    // buffered write (tests/bench/RESULTS.md). With `grow` the file size grows to cover them
+    // (fallocate mode 0: the new bytes read as zeros), otherwise it stays (FALLOC_FL_KEEP_SIZE).
+    // Best effort: false only when the file system cannot reserve at all, so the caller stops
+    // trying. truncate() to the data's end releases what is unused.
+    bool reserve(int64_t position, int64_t length, bool grow = false);
     Expected<void, StorageError> sync();
 
   private:
@@ -60,6 +61,10 @@ class LogFile {
     int fd_;
     std::filesystem::path path_;
 };
+
+// Whether [from, to) of `file` holds zero bytes only: in a .log, the space durable mode grew the
+// file by ahead of its data (LogSegment::append) rather than a torn or corrupt write.
+Expected<bool, StorageError> only_zeros(const LogFile& file, int64_t from, int64_t to);
 
 // Walks the batches of a .log file in [position, end). Reads the first header alone, then 64 KiB
 // chunks while batches are small, so scanning many small batches costs few system calls; after

@@ -143,22 +143,33 @@ Expected<void, StorageError> LogSegment::append(int64_t base_offset,
         offset += static_cast<int64_t>(s.last_offset_delta) + 1;
     }
     // Reserve the blocks this write lands in, and some ahead, in steps of kReserveStep: the
-    // file size stays exact (nothing changes for readers or recovery), the write skips ext4's
-    // per-page delayed allocation, and at most one step of unused space is held per active
-    // segment until it is sealed.
+    // write skips ext4's per-page delayed allocation, and at most one step of unused space is
+    // held per active segment until it is sealed.
+    //  - By default the file size stays exact (FALLOC_FL_KEEP_SIZE): nothing changes for readers
+    //    or recovery.
+    //  - In durable mode (flush.messages=1: every acknowledged append is fdatasynced) the file
+    //    size grows by the step too. An fdatasync after an append that grew the file writes the
+    //    inode (the new size) after the data, before its cache flush; one after a write inside
+    //    the size writes the data only, one disk round trip fewer per sync
+    //    (tests/bench/durable-results.md). The zeros past the data never reach a reader (every
+    //    read is bounded by size_bytes()); trim(), seal() and a crash's recovery (where an
+    //    all-zero tail is unused space, not a torn write) cut them off.
     constexpr int64_t kReserveStep = 1 << 20;
     const auto end = start + static_cast<int64_t>(batches.size());
     if (reserve_blocks_ && end > reserved_end_) {
         const int64_t from = std::max(start, reserved_end_);
         const int64_t to = (end / kReserveStep + 1) * kReserveStep;
-        reserve_blocks_ = log_->reserve(from, to - from);
+        const bool grow = config.flush_interval_messages == 1;
+        reserve_blocks_ = log_->reserve(from, to - from, grow);
         reserved_end_ = to;
+        grown_ = grown_ || (grow && reserve_blocks_);
     }
     auto written = log_->write_at(start, iov, config.fault_injector.get());
     if (!written) {
         // Leave the log exactly as before: nothing partial visible or left on disk.
         (void)log_->truncate(start);  // also releases the reserved blocks
         reserved_end_ = start;
+        grown_ = false;
         return written;
     }
     // Index entries only once the bytes are in the file.
@@ -348,6 +359,17 @@ void LogSegment::release_log(bool keep_open) {
     log_.reset();
 }
 
+Expected<void, StorageError> LogSegment::trim() {
+    if (!grown_)
+        return {};
+    if (auto t = log_->truncate(size_bytes()); !t)
+        return t;
+    reserved_end_ = size_bytes();
+    grown_ = false;
+    // Synced here: a flush finding nothing new written since the last one would skip it.
+    return log_->sync();
+}
+
 Expected<void, StorageError> LogSegment::seal() {
     if (sealed_)
         return {};
@@ -361,11 +383,12 @@ Expected<void, StorageError> LogSegment::seal() {
         return b;
     // Truncating to the current size frees the blocks reserved past it (ext4 frees blocks past
     // the end on every truncate, even one that does not change the size; tested in
-    // tests/storage).
+    // tests/storage), and cuts off durable mode's grown size.
     auto c = log_->truncate(size_bytes());
     if (!c)
         return c;
     reserved_end_ = size_bytes();
+    grown_ = false;
     sealed_ = true;
     // Kept open: the background flush after a roll syncs it next, and consumers close behind
     // the producer read it soon.

@@ -116,6 +116,9 @@ class LogSegment {
                                                                              int64_t limit) const;
     Expected<FileSlice, StorageError> slice(int64_t position, int64_t length) const;
 
+    // Cuts the .log back to its batches when durable mode grew the file past them (append), so
+    // that a clean close leaves it exactly as long as its data, and syncs that size.
+    Expected<void, StorageError> trim();
     // Seals the segment: final time index entry, indexes trimmed to their entries, disk blocks
     // reserved past the end of the .log released. Nothing is flushed.
     Expected<void, StorageError> seal();
@@ -190,6 +193,7 @@ class LogSegment {
     // Disk blocks are reserved ahead of the end of an active segment up to here (see append).
     int64_t reserved_end_ = 0;
     bool reserve_blocks_ = true;  // false once the file system has refused a reservation
+    bool grown_ = false;          // the file size is reserved_end_, past the data (append)
 };
 
 }  // namespace skiff::storage

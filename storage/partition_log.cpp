@@ -449,7 +449,9 @@ Expected<void, StorageError> PartitionLog::close() {
     std::lock_guard lock(append_mutex_);
     if (closed_)
         return {};
-    auto flushed = flush_locked();
+    // Durable mode's zeros past the data go first: a clean close leaves the .log exact.
+    auto trimmed = snapshot().segments->active()->trim();
+    auto flushed = trimmed ? flush_locked() : trimmed;
     if (!flushed) {
         fail_durable_waiters(flushed.error());
         return flushed;

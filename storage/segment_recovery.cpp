@@ -71,7 +71,7 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
     offset_index_ = std::make_unique<OffsetIndex>(std::move(*oi), base_offset_);
     time_index_ = std::make_unique<TimeIndex>(std::move(*ti), base_offset_);
 
-    const int64_t size = size_bytes();
+    int64_t size = size_bytes();
     if (!active) {
         if (auto problem = sealed_index_problem(offset_index_->file(), offset_index_->entries());
             !problem.empty())
@@ -122,8 +122,21 @@ Expected<std::string, StorageError> LogSegment::load(const fs::path& dir, const 
         if (!step)
             return unexpected(step.error());
         if (!step->batch) {
-            if (!step->problem.empty())
+            if (step->problem.empty())
+                break;
+            // The active segment of a durable-mode log closed by a crash (or whose trim at close
+            // a power cut took back) still has the zeros its appends reserved: the data ends
+            // here, and the zeros stay reserved until trim() or seal().
+            const int64_t at = scanner.position();
+            auto zeros = active ? only_zeros(*log_, at, size) : Expected<bool, StorageError>(false);
+            if (!zeros)
+                return unexpected(zeros.error());
+            if (!*zeros)
                 return log_path_.string() + ": " + step->problem;
+            reserved_end_ = size;
+            grown_ = true;
+            size = at;
+            size_bytes_ = at;
             break;
         }
         const protocol::BatchHeader& h = step->batch->header;
@@ -168,8 +181,16 @@ Expected<std::string, StorageError> LogSegment::recover(const fs::path& dir,
                             std::to_string(step->batch->header.base_offset) + ", expected " +
                             std::to_string(expected) + " or more";
         if (!step->problem.empty()) {
-            problem = log_path_.string() + " at position " + std::to_string(position) + ": " +
-                      step->problem;
+            // An all-zero tail is the space durable mode grew the file by (append): cut off, but
+            // nothing of the data is lost, so it is neither a problem nor a truncation that the
+            // later segments pay for (load_log still removes them when this one ends short of
+            // the next).
+            auto zeros = only_zeros(*log_, position, size);
+            if (!zeros)
+                return unexpected(zeros.error());
+            if (!*zeros)
+                problem = log_path_.string() + " at position " + std::to_string(position) + ": " +
+                          step->problem;
             auto t = log_->truncate(position);
             if (!t)
                 return unexpected(t.error());
@@ -232,7 +253,7 @@ Expected<LogSegment::Opened, StorageError> LogSegment::open(const fs::path& dir,
         if (!problem)
             return unexpected(problem.error());
         opened.recovered = true;
-        opened.truncated = s.size_bytes() < before;
+        opened.truncated = s.size_bytes() < before && !problem->empty();
         // Aborts whose marker was cut off go; the partition's producer-state replay writes back
         // the entries of the markers that remain (PartitionLog::load_producer_state).
         if (auto t = s.txn_index_.truncate_to(s.next_offset()); !t)

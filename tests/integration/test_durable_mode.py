@@ -128,10 +128,29 @@ class DurableModeTest(unittest.TestCase):
                 self.assertEqual(mine, [b"%d:%d" % (n, i) for i in range(MESSAGES)])
 
             # kill -9 and restart: the acknowledged messages are all there, nothing twice.
-            broker.restart(graceful=False)
+            broker.kill()
+            # The active segment's file was grown ahead of its data (a sync then writes the
+            # data, not the file size): zeros past the last batch, which are no torn write.
+            log_file, data = self._active_segment(broker)
+            self.assertGreater(os.path.getsize(log_file), data)
+            broker.verify_log(TOPIC, 0)
+            broker.start()
             again = consume_all(broker.bootstrap, PRODUCERS * MESSAGES)
             self.assertEqual(sorted(again), sorted(values))
             broker.verify_log(TOPIC, 0)
+            # A clean stop leaves the file exactly as long as its batches, as Kafka's are.
+            broker.stop()
+            log_file, data = self._active_segment(broker)
+            self.assertEqual(os.path.getsize(log_file), data)
+            broker.verify_log(TOPIC, 0)
+
+    def _active_segment(self, broker):
+        """The partition's last .log and the bytes of its batches (from dump-log)."""
+        d = broker.partition_dir(TOPIC, 0)
+        path = os.path.join(d, sorted(f for f in os.listdir(d) if f.endswith(".log"))[-1])
+        sizes = re.findall(r" size: (\d+) ", broker.dump_log(path))
+        self.assertTrue(sizes)
+        return path, sum(int(n) for n in sizes)
 
     def test_offset_commits_share_syncs_and_survive_a_crash(self):
         # Each synchronous commit is answered once it is on disk; commits that arrive while the

@@ -231,5 +231,34 @@ TEST(LogSegmentTest, ActiveSegmentReservesBlocksAheadAndSealingReleasesThem) {
     EXPECT_LT(allocated_bytes(second), 64 * 1024);
 }
 
+// Durable mode grows the active segment's file with the reservation (an fdatasync after an
+// append inside the file's size need not write the size), and nothing a reader sees changes: the
+// batches read back the same, the sizes are the data's, and a roll and a close cut the zeros off.
+TEST(LogSegmentTest, DurableModeGrowsTheActiveFileAndTheRollAndCloseCutItBack) {
+    TempDir dir;
+    if (!file_system_reserves(dir.path()))
+        GTEST_SKIP() << "the file system under " << dir.path() << " cannot reserve blocks";
+    LogConfig durable = test::small_config(900, 300);
+    durable.flush_interval_messages = 1;
+    auto log = PartitionLog::open(dir.path(), durable);
+    ASSERT_TRUE(log);
+    const auto first = dir.path() / segment_file_name(0, kLogSuffix);
+    append_batch(**log, 1, 200);
+    EXPECT_EQ(std::filesystem::file_size(first), 1u << 20);
+    EXPECT_EQ((*log)->segments()->active()->size_bytes(), 200);
+    for (int i = 0; i < 4; ++i)  // the fifth batch does not fit: roll at offset 4
+        append_batch(**log, 1, 200);
+    ASSERT_EQ((*log)->segment_count(), 2u);
+    EXPECT_EQ(std::filesystem::file_size(first), 800u);
+    const auto second = dir.path() / segment_file_name(4, kLogSuffix);
+    EXPECT_EQ(std::filesystem::file_size(second), 1u << 20);
+    auto found = (*log)->lookup(4);
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->batch_position, 0);
+    EXPECT_FALSE((*log)->lookup(5));  // nothing past the data, although the file goes on
+    ASSERT_TRUE((*log)->close());
+    EXPECT_EQ(std::filesystem::file_size(second), 200u);
+}
+
 }  // namespace
 }  // namespace skiff::storage

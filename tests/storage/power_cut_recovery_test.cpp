@@ -334,5 +334,111 @@ TEST(PowerCutRecoveryTest, EmptyActiveSegmentIsKept) {
     expect_contiguous(**log);
 }
 
+// Appends zeros to a .log: what durable mode's reservation ahead of the data leaves (the file
+// grown past it, LogSegment::append) when a crash comes before the segment is trimmed.
+void append_zeros(const fs::path& path, size_t bytes) {
+    auto content = test::read_file(path);
+    content.resize(content.size() + bytes);
+    test::write_file(path, content);
+}
+
+// A power cut between a roll and the sync of the sealed segment's trim: the segment's data is
+// whole, but its file is still as long as durable mode grew it. The zeros go; the segments
+// after it, acknowledged and synced, stay (a torn tail would remove them).
+TEST(PowerCutRecoveryTest, ZerosPastASealedSegmentsDataAreCutAndTheLaterSegmentsKept) {
+    PartitionDir dir;
+    auto bases = write_log(dir.path());
+    const fs::path log_file = segment_path(dir.path(), bases[1], kLogSuffix);
+    const auto data = fs::file_size(log_file);
+    append_zeros(log_file, 100'000);
+    std::string out;
+    EXPECT_EQ(verify_exit_code(dir.path(), &out), 1);
+    EXPECT_NE(out.find("sealed with zeros from position " + std::to_string(data)),
+              std::string::npos)
+        << out;
+    auto log = PartitionLog::open(dir.path(), retention_config(), fixed_now, false, bases[1]);
+    ASSERT_TRUE(log) << log.error().message;
+    EXPECT_TRUE((*log)->recovery_problems().empty()) << joined((*log)->recovery_problems());
+    EXPECT_EQ((*log)->segment_count(), 4u);
+    EXPECT_EQ((*log)->log_end_offset(), 40);
+    expect_contiguous(**log);
+    EXPECT_EQ(fs::file_size(log_file), data);
+    EXPECT_EQ(answers(**log).batch_of_offset, reference_answers().batch_of_offset);
+    ASSERT_TRUE((*log)->close());
+    EXPECT_EQ(verify_exit_code(dir.path()), 0);
+}
+
+// Zeros followed by anything else are no reservation: a torn or overwritten tail, cut with
+// everything after it as before.
+TEST(PowerCutRecoveryTest, ATailOfZerosThatEndsInGarbageIsTorn) {
+    PartitionDir dir;
+    auto bases = write_log(dir.path());
+    const fs::path log_file = segment_path(dir.path(), bases[1], kLogSuffix);
+    append_zeros(log_file, 100'000);
+    auto bytes = test::read_file(log_file);
+    bytes.back() = std::byte{1};
+    test::write_file(log_file, bytes);
+    EXPECT_EQ(verify_exit_code(dir.path()), 1);
+    auto log = PartitionLog::open(dir.path(), retention_config(), fixed_now, false, bases[1]);
+    ASSERT_TRUE(log);
+    EXPECT_EQ((*log)->segment_count(), 2u);
+    EXPECT_EQ((*log)->log_end_offset(), bases[2]);
+    expect_contiguous(**log);
+}
+
+// Durable mode (flush.messages=1) grows the active segment's file ahead of its data, so that a
+// sync after an append writes the data but not the file size. After a crash the zeros past the
+// data are cut without a word; everything appended is there, and the next append follows it.
+TEST(PowerCutRecoveryTest, ACrashedDurableLogLosesNothingToItsReservedZeros) {
+    PartitionDir dir;
+    LogConfig durable = retention_config();
+    durable.flush_interval_messages = 1;
+    const fs::path active = segment_path(dir.path(), 0, kLogSuffix);
+    int64_t data = 0;
+    {
+        auto log = PartitionLog::open(dir.path(), durable, fixed_now);
+        ASSERT_TRUE(log);
+        for (int i = 0; i < 3; ++i)
+            test::append_batch(**log, 2, 150, 1000 + i);
+        data = (*log)->segments()->active()->size_bytes();
+        EXPECT_EQ(data, 450);
+        EXPECT_GE(fs::file_size(active), 1u << 20) << "not grown ahead of the data";
+        // Dropped without close(): a crash.
+    }
+    EXPECT_EQ(verify_exit_code(dir.path()), 0);  // zeros in the active segment are no problem
+    {
+        auto log = PartitionLog::open(dir.path(), durable, fixed_now, false, 0);
+        ASSERT_TRUE(log) << log.error().message;
+        EXPECT_TRUE((*log)->recovery_problems().empty()) << joined((*log)->recovery_problems());
+        EXPECT_EQ((*log)->log_end_offset(), 6);
+        EXPECT_EQ(fs::file_size(active), static_cast<uintmax_t>(data));
+        EXPECT_EQ(test::append_batch(**log, 2, 150, 1003).base_offset, 6);
+        ASSERT_TRUE((*log)->close());
+    }
+    // A clean close leaves the file exactly as long as its batches.
+    EXPECT_EQ(fs::file_size(active), static_cast<uintmax_t>(data + 150));
+    EXPECT_EQ(verify_exit_code(dir.path()), 0);
+    // The same crash, with the log reopened as if cleanly closed (a power cut took back the
+    // close's trim): the active segment's zeros are not data either.
+    {
+        auto log = PartitionLog::open(dir.path(), durable, fixed_now);
+        ASSERT_TRUE(log);
+        test::append_batch(**log, 2, 150, 1004);
+    }
+    {
+        auto log = PartitionLog::open(dir.path(), durable, fixed_now, true);
+        ASSERT_TRUE(log) << log.error().message;
+        EXPECT_TRUE((*log)->recovery_problems().empty()) << joined((*log)->recovery_problems());
+        EXPECT_EQ((*log)->log_end_offset(), 10);
+        EXPECT_EQ(test::append_batch(**log, 2, 150, 1005).base_offset, 10);
+        ASSERT_TRUE((*log)->close());
+    }
+    uintmax_t on_disk = 0;  // (the reopened segment may have rolled by time: all of them)
+    for (const auto& f : segment_files(dir.path(), kLogSuffix))
+        on_disk += fs::file_size(f);
+    EXPECT_EQ(on_disk, static_cast<uintmax_t>(data + 450));
+    EXPECT_EQ(verify_exit_code(dir.path()), 0);
+}
+
 }  // namespace
 }  // namespace skiff::storage
