@@ -226,6 +226,10 @@ def main():
         broker.start()
         load = Load(broker.bootstrap, args.partitions)
         load.start()
+        # The first kill only once the load's topic exists (its first produce creates it):
+        # killed before, the restart has no such topic and the checks below cannot ask about it.
+        skiff_harness.wait_until(lambda: all(load.acked.values()), 60,
+                                 what="a message acknowledged in every partition")
         for cycle in range(1, args.cycles + 1):
             time.sleep(rng.uniform(args.min_up, args.max_up))
             with load.lock:
