@@ -143,7 +143,8 @@ Expected<void, StorageError> LogFile::sync() {
 }
 
 Expected<bool, StorageError> only_zeros(const LogFile& file, int64_t from, int64_t to) {
-    std::vector<std::byte> chunk(std::min<int64_t>(std::max<int64_t>(to - from, 0), 64 * 1024));
+    std::vector<std::byte> chunk(
+        std::min<int64_t>(std::max<int64_t>(to - from, 0), int64_t{64} * 1024));
     for (int64_t at = from; at < to;) {
         const auto n = static_cast<size_t>(std::min<int64_t>(to - at, std::ssize(chunk)));
         if (auto read = file.read_at(at, {chunk.data(), n}); !read)
