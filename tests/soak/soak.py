@@ -187,7 +187,9 @@ def read_partitions(bootstrap, partitions, expected):
     return out
 
 
-def main():
+def main(argv=None, cut=None):
+    """`cut`, from another driver of power cuts (loop_power_cut.py): called between each kill and
+    the restart in place of LazyFS's clear-cache."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("skiff")
     ap.add_argument("--cycles", type=int, default=5)
@@ -201,9 +203,9 @@ def main():
     ap.add_argument("--power-cut", metavar="FIFO", help="LazyFS's faults FIFO (see above)")
     ap.add_argument("--power-cut-done", metavar="FIFO", help="LazyFS's fifo_path_completed")
     ap.add_argument("--data-dir", help="the data directory (on the LazyFS mount)")
-    args = ap.parse_args()
-    if args.power_cut and not (args.data_dir and args.durable):
-        ap.error("--power-cut needs --durable and --data-dir on the LazyFS mount")
+    args = ap.parse_args(argv)
+    if (args.power_cut or cut) and not (args.data_dir and args.durable):
+        ap.error("power cuts need --durable and --data-dir on the cut file system")
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
     skiff_harness._binary = os.path.abspath(args.skiff)
@@ -235,7 +237,9 @@ def main():
             with load.lock:
                 before = dict(load.committed)
             broker.kill()
-            if args.power_cut:
+            if cut:
+                cut()
+            elif args.power_cut:
                 cut_power(args.power_cut, args.power_cut_done)
             t0 = time.monotonic()
             broker.start()
