@@ -12,8 +12,8 @@ commit interval at 60 s, so nothing the broker did not sync reaches the image by
 between each kill -9 and the restart: the image is copied as the disk holds it at that moment,
 the file system unmounted (which writes its page cache into the original, then thrown away) and
 the copy mounted in its place (ext4 replays its journal, as after a power cut). Each cut prints
-how much unsynced data it dropped (the kernel's Dirty count) and what `skiff dump-log --verify`
-finds on the cut disk before the broker recovers it.
+the kernel's Dirty count at that moment (of every file system, so an upper bound of what the cut
+took) and what `skiff dump-log --verify` finds on the cut disk before the broker recovers it.
 """
 
 import os
@@ -61,7 +61,8 @@ class LoopCut:
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                 found += ["%s: %s" % (part, line) for line in r.stdout.splitlines()
                           if line.startswith("PROBLEM")]
-        print("cut %d: %d kB of unsynced data dropped; on the cut disk before recovery: %s"
+        print("cut %d: %d kB dirty in the kernel at the cut (every file system's; what was the "
+              "image's is gone); on the cut disk before recovery: %s"
               % (self.cuts, dropped, "; ".join(found) or "nothing for --verify to report"),
               flush=True)
 
