@@ -68,7 +68,8 @@ class LoopCut:
 
 
 def main():
-    if len(sys.argv) < 2 or os.geteuid() != 0:
+    # Checked before anything is mounted: `--help` or a mistyped path is not a binary to soak.
+    if len(sys.argv) < 2 or os.geteuid() != 0 or not os.access(sys.argv[1], os.X_OK):
         sys.exit(__doc__)
     skiff = os.path.abspath(sys.argv[1])
     os.makedirs(MOUNT, exist_ok=True)
